@@ -1,0 +1,1 @@
+# bench for dtrace-gen: filled in by its component.

@@ -1,0 +1,1 @@
+# bench for libstapsdt: filled in by its component.

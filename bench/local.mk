@@ -1,0 +1,5 @@
+# Benchmarks: `make bench'. Each fragment adds its scripts to BENCH_LIST.
+EXTRA_DIST += bench/lib.sh
+include bench/sdt.mk
+include bench/dtrace-gen.mk
+include bench/libstapsdt.mk

@@ -1,0 +1,1 @@
+# bench for sdt: filled in by its component.

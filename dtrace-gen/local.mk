@@ -1,0 +1,1 @@
+# dtrace-gen: filled in by its component.

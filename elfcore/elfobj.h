@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading probes out of ELF files and writing the two kinds of object our
+ * products make, all through libelf/gelf so that class and byte order are
+ * the target's, never the host's.
+ *
+ *  - sdt_elf_*: open an executable, shared object or relocatable object
+ *    (from a path, an fd or memory), list its stapsdt notes, and map
+ *    addresses to file offsets the way uprobes want them.
+ *  - sdt_write_semaphore_object(): dtrace-gen -G. A relocatable object with
+ *    one zeroed 2-byte semaphore per probe in ".probes" and nothing that
+ *    records a path or a time.
+ *  - sdt_dso_write(): libstapsdt. A minimal shared object that glibc can
+ *    dlopen: one stub per probe (the caller gives the machine code), one
+ *    semaphore per probe, dynamic symbols for both, and the notes.
+ *
+ * Errors are negative errnos; where a message helps, it goes into the
+ * caller's ERR buffer (may be NULL) naming what failed and why.
+ */
+#ifndef SDT_ELFOBJ_H
+#define SDT_ELFOBJ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "note.h"
+#include "target.h"
+
+struct sdt_probe {
+	struct sdt_note note; /* strings point into the file's note data */
+	uint64_t note_offset; /* of the note within its section */
+};
+
+struct sdt_elf {
+	struct sdt_target target;
+	int type; /* ET_EXEC, ET_DYN, ET_REL */
+	int has_base; /* a .stapsdt.base section was found */
+	uint64_t base_addr; /* its address in this file */
+	struct sdt_probe *probes;
+	size_t nprobes;
+	char warning[256]; /* set when some notes could not be read */
+	/* private */
+	void *elf_; /* Elf * */
+	int fd_;
+	int own_fd_;
+};
+
+/*
+ * Open PATH (or FD, or the LEN bytes at IMAGE, which must outlive F) and
+ * read its probes. Returns 0, or a negative errno with the reason in ERR:
+ * -ENOEXEC not ELF, -EIO unreadable. Malformed notes do not fail the open:
+ * the probes before them are kept and F->warning says what was wrong.
+ */
+int sdt_elf_open(struct sdt_elf *f, const char *path, char *err,
+		 size_t errlen);
+int sdt_elf_open_fd(struct sdt_elf *f, int fd, char *err, size_t errlen);
+int sdt_elf_open_image(struct sdt_elf *f, const void *image, size_t len,
+		       char *err, size_t errlen);
+void sdt_elf_close(struct sdt_elf *f);
+
+/*
+ * The probe's address in this file: its PC moved by the difference between
+ * where .stapsdt.base really is and where the note says it is (prelink and
+ * the like move sections after notes were written).
+ */
+uint64_t sdt_probe_addr(const struct sdt_elf *f, const struct sdt_probe *p);
+
+/*
+ * The file offset of virtual address ADDR (through PT_LOAD program headers;
+ * for ET_REL, through the section holding it). Returns 0 or -ENOENT.
+ */
+int sdt_elf_addr_to_offset(const struct sdt_elf *f, uint64_t addr,
+			   uint64_t *off);
+
+/* Name of the section that contains ADDR, or NULL. */
+const char *sdt_elf_section_at(const struct sdt_elf *f, uint64_t addr);
+
+/*
+ * dtrace-gen -G: write to FD a relocatable object for T with the N symbols
+ * in SYMBOLS, each a GLOBAL OBJECT of size 2 in ".probes" (PROGBITS, WA,
+ * align 2), in order, hidden when HIDDEN; plus ".note.GNU-stack".
+ */
+int sdt_write_semaphore_object(int fd, const struct sdt_target *t,
+			       const char *const *symbols, size_t n, int hidden,
+			       char *err, size_t errlen);
+
+struct sdt_dso_probe {
+	const char *provider;
+	const char *name;
+	const char *args; /* spec, "" for none */
+	const char *stub_symbol; /* dynamic FUNC symbol for the stub */
+	const char *sema_symbol; /* dynamic OBJECT symbol for the semaphore */
+};
+
+struct sdt_dso {
+	struct sdt_target target;
+	const char *soname;
+	const unsigned char *stub; /* one stub's machine code */
+	size_t stub_size;
+	size_t stub_probe_offset; /* where in the stub the note's PC points */
+	const struct sdt_dso_probe *probes;
+	size_t nprobes;
+};
+
+/* Where things landed, as addresses relative to the load base. */
+struct sdt_dso_layout {
+	uint64_t stub_addr; /* stub i is at stub_addr + i * stub_stride */
+	uint64_t stub_stride;
+	uint64_t sema_addr; /* semaphore i (2 bytes) at sema_addr + 2 * i */
+	uint64_t file_size;
+};
+
+/* libstapsdt: write the shared object D describes to FD (at offset 0). */
+int sdt_dso_write(int fd, const struct sdt_dso *d,
+		  struct sdt_dso_layout *layout, char *err, size_t errlen);
+
+#endif

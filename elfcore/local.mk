@@ -1,0 +1,9 @@
+# The ELF core: one internal library shared by dtrace-gen, libstapsdt and
+# the test tools. Not installed.
+noinst_LTLIBRARIES += elfcore/libsdtcore.la
+elfcore_libsdtcore_la_SOURCES = \
+	elfcore/target.c elfcore/target.h \
+	elfcore/note.c elfcore/note.h \
+	elfcore/argspec.c elfcore/argspec.h \
+	elfcore/elfread.c elfcore/elfwrite.c elfcore/elfobj.h
+elfcore_libsdtcore_la_LIBADD = $(LIBELF_LIBS)

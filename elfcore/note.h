@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The NT_STAPSDT note, written once.
+ *
+ * Layout (shared/DESIGN.md): an Elf_Nhdr {namesz 8, descsz, type 3}, the
+ * name "stapsdt\0", then the descriptor: probe PC, .stapsdt.base address
+ * and semaphore address (each address-sized, in the target's byte order),
+ * then provider, name and argument spec, each NUL-terminated, the whole
+ * padded to 4 bytes. The encoder writes exactly what the header's
+ * assembler template emits; the decoder accepts what any producer wrote
+ * and refuses anything that does not fit in the bytes given.
+ */
+#ifndef SDT_NOTE_H
+#define SDT_NOTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "target.h"
+
+#define SDT_NOTE_TYPE 3
+#define SDT_NOTE_OWNER "stapsdt"
+#define SDT_NOTE_SECTION ".note.stapsdt"
+#define SDT_BASE_SECTION ".stapsdt.base"
+
+struct sdt_note {
+	uint64_t pc;
+	uint64_t base;
+	uint64_t semaphore;
+	const char *provider;
+	const char *name;
+	const char *args; /* "" for no arguments */
+};
+
+/* Bytes the encoded note takes, header and padding included. */
+size_t sdt_note_size(const struct sdt_target *t, const struct sdt_note *n);
+
+/* Encode N into BUF (sdt_note_size() bytes); returns that size. */
+size_t sdt_note_encode(const struct sdt_target *t, const struct sdt_note *n,
+		       unsigned char *buf);
+
+/*
+ * Decode the note at BUF[*OFF..LEN), advance *OFF past it. Strings in N
+ * point into BUF. Returns 1 for a stapsdt note, 0 for another note (skipped),
+ * -EINVAL for bytes that are not a well-formed note (*OFF is left alone),
+ * -ENOENT at the end.
+ */
+int sdt_note_decode(const struct sdt_target *t, const unsigned char *buf,
+		    size_t len, size_t *off, struct sdt_note *n);
+
+#endif

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The table of architectures we know. One row per (machine, class, byte
+ * order): its name, the registers that carry a function's first integer
+ * arguments, where the rest sit on the stack at entry, and the page size
+ * its loadable segments must be aligned to.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <elf.h>
+
+#include "target.h"
+
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+#ifndef EF_PPC64_ABI
+#define EF_PPC64_ABI 3
+#endif
+
+struct arch {
+	const char *name;
+	uint16_t machine;
+	unsigned char elf_class;
+	unsigned char byte_order;
+	uint32_t flags;
+	uint64_t page_size;
+	/* Integer argument registers at function entry, as spec operands. */
+	const char *const *arg_regs;
+	unsigned narg_regs;
+	/* Stack arguments at entry: "%d(%%rsp)"-like format and first offset. */
+	const char *stack_fmt;
+	unsigned stack_first;
+	unsigned stack_slot;
+};
+
+static const char *const x86_64_regs[] = { "%rdi", "%rsi", "%rdx",
+					   "%rcx", "%r8",  "%r9" };
+static const char *const aarch64_regs[] = { "x0", "x1", "x2", "x3",
+					    "x4", "x5", "x6", "x7" };
+static const char *const riscv_regs[] = { "a0", "a1", "a2", "a3",
+					  "a4", "a5", "a6", "a7" };
+static const char *const arm_regs[] = { "r0", "r1", "r2", "r3" };
+static const char *const ppc_regs[] = { "3", "4", "5", "6",
+					"7", "8", "9", "10" };
+static const char *const s390_regs[] = { "%r2", "%r3", "%r4", "%r5", "%r6" };
+
+#define REGS(a) a, sizeof(a) / sizeof(a[0])
+
+static const struct arch arches[] = {
+	{ "x86_64", EM_X86_64, ELFCLASS64, ELFDATA2LSB, 0, 4096,
+	  REGS(x86_64_regs), "%u(%%rsp)", 8, 8 },
+	{ "i386", EM_386, ELFCLASS32, ELFDATA2LSB, 0, 4096, NULL, 0,
+	  "%u(%%esp)", 4, 4 },
+	{ "aarch64", EM_AARCH64, ELFCLASS64, ELFDATA2LSB, 0, 65536,
+	  REGS(aarch64_regs), "[sp, %u]", 0, 8 },
+	{ "arm", EM_ARM, ELFCLASS32, ELFDATA2LSB, 0x05000400, 65536,
+	  REGS(arm_regs), "[sp, #%u]", 0, 4 },
+	{ "riscv64", EM_RISCV, ELFCLASS64, ELFDATA2LSB, 0x0005, 4096,
+	  REGS(riscv_regs), "%u(sp)", 0, 8 },
+	{ "ppc64le", EM_PPC64, ELFCLASS64, ELFDATA2LSB, 2, 65536, NULL, 0,
+	  NULL, 0, 0 },
+	{ "ppc64", EM_PPC64, ELFCLASS64, ELFDATA2MSB, 1, 65536, NULL, 0, NULL,
+	  0, 0 },
+	{ "s390x", EM_S390, ELFCLASS64, ELFDATA2MSB, 0, 4096, NULL, 0, NULL,
+	  0, 0 },
+};
+
+#define NARCHES (sizeof(arches) / sizeof(arches[0]))
+
+static const struct arch *arch_of(const struct sdt_target *t)
+{
+	for (size_t i = 0; i < NARCHES; i++) {
+		if (arches[i].machine == t->machine &&
+		    arches[i].elf_class == t->elf_class &&
+		    arches[i].byte_order == t->byte_order)
+			return &arches[i];
+	}
+	/* Same machine, other byte order or class: still name the machine. */
+	for (size_t i = 0; i < NARCHES; i++) {
+		if (arches[i].machine == t->machine)
+			return &arches[i];
+	}
+	return NULL;
+}
+
+static void target_from_arch(struct sdt_target *t, const struct arch *a)
+{
+	t->elf_class = a->elf_class;
+	t->byte_order = a->byte_order;
+	t->machine = a->machine;
+	t->flags = a->flags;
+}
+
+void sdt_target_host(struct sdt_target *t)
+{
+	const char *name =
+#if defined(__x86_64__) && defined(__ILP32__)
+		"x32";
+#elif defined(__x86_64__)
+		"x86_64";
+#elif defined(__i386__)
+		"i386";
+#elif defined(__aarch64__)
+		"aarch64";
+#elif defined(__arm__)
+		"arm";
+#elif defined(__riscv) && __riscv_xlen == 64
+		"riscv64";
+#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		"ppc64le";
+#elif defined(__powerpc64__)
+		"ppc64";
+#elif defined(__s390x__)
+		"s390x";
+#else
+		"unknown";
+#endif
+	if (sdt_target_from_name(t, name) == 0)
+		return;
+	/* A host we have no row for: describe it from what we were built as. */
+	t->elf_class = sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32;
+	t->byte_order = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
+				ELFDATA2LSB :
+				ELFDATA2MSB;
+	t->machine = EM_NONE;
+	t->flags = 0;
+}
+
+int sdt_target_from_name(struct sdt_target *t, const char *name)
+{
+	for (size_t i = 0; i < NARCHES; i++) {
+		if (strcmp(arches[i].name, name) == 0) {
+			target_from_arch(t, &arches[i]);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static uint16_t get16(const unsigned char *p, int msb)
+{
+	return msb ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
+}
+
+static uint32_t get32(const unsigned char *p, int msb)
+{
+	return msb ? (uint32_t)get16(p, 1) << 16 | get16(p + 2, 1) :
+		     (uint32_t)get16(p + 2, 0) << 16 | get16(p, 0);
+}
+
+int sdt_target_from_image(struct sdt_target *t, const void *image, size_t len)
+{
+	const unsigned char *e = image;
+
+	if (len < EI_NIDENT + 4 || memcmp(e, ELFMAG, SELFMAG) != 0)
+		return -ENOEXEC;
+	if (e[EI_CLASS] != ELFCLASS32 && e[EI_CLASS] != ELFCLASS64)
+		return -ENOEXEC;
+	if (e[EI_DATA] != ELFDATA2LSB && e[EI_DATA] != ELFDATA2MSB)
+		return -ENOEXEC;
+	int msb = e[EI_DATA] == ELFDATA2MSB;
+	/* e_flags sits after e_entry, e_phoff and e_shoff: address-sized. */
+	size_t flags_off = e[EI_CLASS] == ELFCLASS64 ? 48 : 36;
+
+	t->elf_class = e[EI_CLASS];
+	t->byte_order = e[EI_DATA];
+	t->machine = get16(e + 18, msb);
+	t->flags = len >= flags_off + 4 ? get32(e + flags_off, msb) : 0;
+	return 0;
+}
+
+int sdt_target_from_file(struct sdt_target *t, const char *path)
+{
+	unsigned char buf[64];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	ssize_t n = pread(fd, buf, sizeof(buf), 0);
+	int err = n < 0 ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	return sdt_target_from_image(t, buf, (size_t)n);
+}
+
+const char *sdt_target_name(const struct sdt_target *t)
+{
+	const struct arch *a = arch_of(t);
+
+	if (a && t->machine == EM_PPC64)
+		return t->byte_order == ELFDATA2LSB ? "ppc64le" : "ppc64";
+	return a ? a->name : "unknown";
+}
+
+unsigned sdt_target_addr_size(const struct sdt_target *t)
+{
+	return t->elf_class == ELFCLASS64 ? 8 : 4;
+}
+
+int sdt_target_known(const struct sdt_target *t)
+{
+	return arch_of(t) != NULL;
+}
+
+unsigned sdt_target_max_args(const struct sdt_target *t)
+{
+	const struct arch *a = arch_of(t);
+
+	if (!a || !a->stack_fmt)
+		return 0;
+	return 12;
+}
+
+int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
+			   char *buf, size_t len)
+{
+	const struct arch *a = arch_of(t);
+	int n;
+
+	if (!a || !a->stack_fmt || index >= sdt_target_max_args(t))
+		return -ENOTSUP;
+	if (index < a->narg_regs)
+		n = snprintf(buf, len, "%s", a->arg_regs[index]);
+	else
+		n = snprintf(buf, len, a->stack_fmt,
+			     a->stack_first +
+				     (index - a->narg_regs) * a->stack_slot);
+	if (n < 0 || (size_t)n >= len)
+		return -ERANGE;
+	return n;
+}
+
+uint64_t sdt_target_page_size(const struct sdt_target *t)
+{
+	const struct arch *a = arch_of(t);
+
+	return a ? a->page_size : 65536;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Target description: what an ELF file we read or write is built for.
+ *
+ * Everything that differs between architectures and that both dtrace-gen
+ * and libstapsdt need lives here: ELF class, byte order, machine, the
+ * e_flags a new object must carry to link with the target's objects, and
+ * where a function finds its integer arguments on entry (for probe stubs).
+ * Consumers of probe notes (the test dumper, sdt-list) use the same table
+ * to name the architecture and to validate argument specs (argspec.h).
+ */
+#ifndef SDT_TARGET_H
+#define SDT_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sdt_target {
+	unsigned char elf_class; /* ELFCLASS32 or ELFCLASS64 */
+	unsigned char byte_order; /* ELFDATA2LSB or ELFDATA2MSB */
+	uint16_t machine; /* EM_* */
+	uint32_t flags; /* e_flags written into new objects */
+};
+
+/* The architecture we were compiled for. */
+void sdt_target_host(struct sdt_target *t);
+
+/*
+ * Read class, byte order, machine and flags from the ELF header of PATH.
+ * Returns 0, or a negative errno: -ENOEXEC when PATH is not ELF.
+ */
+int sdt_target_from_file(struct sdt_target *t, const char *path);
+
+/* Same, from the first bytes of an ELF image (at least 64 bytes, or LEN). */
+int sdt_target_from_image(struct sdt_target *t, const void *image, size_t len);
+
+/*
+ * Look a target up by name: "x86_64", "i386", "aarch64", "arm", "riscv64",
+ * "ppc64le", "ppc64", "s390x". Returns 0 or -ENOENT.
+ */
+int sdt_target_from_name(struct sdt_target *t, const char *name);
+
+/* Name as above; "unknown" for a machine we have no table for. */
+const char *sdt_target_name(const struct sdt_target *t);
+
+/* 4 or 8: the size of an address, and so of a note's address fields. */
+unsigned sdt_target_addr_size(const struct sdt_target *t);
+
+/* True when we know the machine's argument-spec syntax. */
+int sdt_target_known(const struct sdt_target *t);
+
+/*
+ * Write into BUF the operand under which a function of this target finds
+ * integer argument INDEX (0-based, each argument one machine word) at its
+ * first instruction, in the syntax of probe argument specs: "%rdi",
+ * "8(%rsp)", "x0", "[sp, 8]". Returns the length written, -ERANGE if BUF
+ * is too small, -ENOTSUP for an index or machine we do not describe.
+ */
+int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
+			   char *buf, size_t len);
+
+/* How many arguments sdt_target_arg_operand() describes (0: unsupported). */
+unsigned sdt_target_max_args(const struct sdt_target *t);
+
+/* Page size to align loadable segments of a shared object to. */
+uint64_t sdt_target_page_size(const struct sdt_target *t);
+
+#endif

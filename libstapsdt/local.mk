@@ -1,0 +1,1 @@
+# libstapsdt: filled in by its component.

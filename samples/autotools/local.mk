@@ -1,0 +1,1 @@
+# samples/autotools: filled in by dtrace-gen.

@@ -1,0 +1,1 @@
+# samples/dynamic: filled in by its component.

@@ -1,0 +1,4 @@
+# Samples users copy from; each directory brings its own fragment.
+include samples/static/local.mk
+include samples/dynamic/local.mk
+include samples/autotools/local.mk

@@ -1,0 +1,1 @@
+# samples/static: filled in by its component.

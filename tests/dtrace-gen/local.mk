@@ -1,0 +1,1 @@
+# tests/dtrace-gen: filled in by its component.

@@ -1,0 +1,1 @@
+# tests/libstapsdt: filled in by its component.

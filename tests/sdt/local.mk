@@ -1,0 +1,1 @@
+# tests/sdt: filled in by its component.
