@@ -66,8 +66,9 @@ void sdt_elf_close(struct sdt_elf *f);
 uint64_t sdt_probe_addr(const struct sdt_elf *f, const struct sdt_probe *p);
 
 /*
- * The file offset of virtual address ADDR (through PT_LOAD program headers;
- * for ET_REL, through the section holding it). Returns 0 or -ENOENT.
+ * The file offset of virtual address ADDR, through the PT_LOAD program
+ * headers (what uprobes want). Returns 0, or -ENOENT where no file-backed
+ * segment holds ADDR (and always for relocatable objects).
  */
 int sdt_elf_addr_to_offset(const struct sdt_elf *f, uint64_t addr,
 			   uint64_t *off);
