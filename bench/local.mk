@@ -3,3 +3,4 @@ EXTRA_DIST += bench/lib.sh
 include bench/sdt.mk
 include bench/dtrace-gen.mk
 include bench/libstapsdt.mk
+include bench/sdt-list.mk

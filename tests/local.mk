@@ -12,3 +12,4 @@ include tests/core/local.mk
 include tests/sdt/local.mk
 include tests/dtrace-gen/local.mk
 include tests/libstapsdt/local.mk
+include tests/sdt-list/local.mk

@@ -2,3 +2,8 @@
 check_PROGRAMS += tests/tools/sdt-notes
 tests_tools_sdt_notes_SOURCES = tests/tools/sdt-notes.c
 tests_tools_sdt_notes_LDADD = elfcore/libsdtcore.la
+
+check_PROGRAMS += tests/core/core-unit
+tests_core_core_unit_SOURCES = tests/core/core-unit.c
+tests_core_core_unit_LDADD = elfcore/libsdtcore.la
+TESTS += tests/core/core-unit

@@ -1,0 +1,1 @@
+# bench for sdt-list: filled in by its component.

@@ -1,0 +1,1 @@
+# sdt-list: filled in by its component.

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of the ELF core that need no tracer: note encode/decode for
+ * every target, the strict arg-spec grammar (accepted and refused forms per
+ * architecture), and reading back objects the writers produce.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <elf.h>
+
+#include "argspec.h"
+#include "elfobj.h"
+#include "note.h"
+#include "target.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                     \
+	do {                                                                 \
+		if (!(cond)) {                                               \
+			failures++;                                          \
+			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, \
+				__LINE__, #cond);                            \
+			fprintf(stderr, __VA_ARGS__);                        \
+			fputc('\n', stderr);                                 \
+		}                                                            \
+	} while (0)
+
+static const char *const targets[] = { "x86_64", "i386",    "aarch64", "arm",
+				       "riscv64", "ppc64le", "ppc64",   "s390x" };
+#define NTARGETS (sizeof(targets) / sizeof(targets[0]))
+
+static void test_notes(void)
+{
+	for (size_t i = 0; i < NTARGETS; i++) {
+		struct sdt_target t;
+		unsigned char buf[256];
+		struct sdt_note in = { 0x1122334455667788ull, 0x1000, 0x2002,
+				       "prov", "name", "-4@%edi 8@-16(%rbp)" };
+		struct sdt_note out;
+		size_t off = 0;
+
+		CHECK(sdt_target_from_name(&t, targets[i]) == 0, "%s",
+		      targets[i]);
+		if (t.elf_class == ELFCLASS32)
+			in.pc &= 0xffffffffu;
+		size_t n = sdt_note_encode(&t, &in, buf);
+		CHECK(n == sdt_note_size(&t, &in) && n % 4 == 0, "%s size %zu",
+		      targets[i], n);
+		CHECK(sdt_note_decode(&t, buf, n, &off, &out) == 1, "%s",
+		      targets[i]);
+		CHECK(off == n && out.pc == in.pc && out.base == in.base &&
+			      out.semaphore == in.semaphore &&
+			      !strcmp(out.provider, "prov") &&
+			      !strcmp(out.name, "name") &&
+			      !strcmp(out.args, in.args),
+		      "%s round trip", targets[i]);
+		CHECK(sdt_note_decode(&t, buf, n, &off, &out) == -ENOENT,
+		      "%s end", targets[i]);
+		/* Every truncation is refused, never read past. */
+		for (size_t cut = 1; cut < n - 3; cut++) {
+			unsigned char *p = malloc(n - cut);
+			memcpy(p, buf, n - cut);
+			off = 0;
+			int r = sdt_note_decode(&t, p, n - cut, &off, &out);
+			/* Only the trailing padding may go missing. */
+			CHECK(r == -EINVAL ||
+				      (r == 1 && !strcmp(out.args, in.args)),
+			      "%s cut %zu: %d", targets[i], cut, r);
+			free(p);
+		}
+	}
+}
+
+struct spec_case {
+	const char *target;
+	const char *arg;
+	int ok;
+};
+
+static const struct spec_case spec_cases[] = {
+	{ "x86_64", "-4@%edi", 1 },
+	{ "x86_64", "8@%rax", 1 },
+	{ "x86_64", "1@%r8", 1 },
+	{ "x86_64", "1@%r8b", 0 },
+	{ "x86_64", "4@%r9d", 1 },
+	{ "x86_64", "1@%sil", 1 },
+	{ "x86_64", "1@%ah", 0 },
+	{ "x86_64", "8@%eax", 0 },
+	{ "x86_64", "8@-16(%rbp)", 1 },
+	{ "x86_64", "8@(%rax)", 1 },
+	{ "x86_64", "-4@$-5", 1 },
+	{ "x86_64", "4@$0x10", 0 },
+	{ "x86_64", "-4@gi(%rip)", 0 },
+	{ "x86_64", "8@x@GOTPCREL(%rip)", 0 },
+	{ "x86_64", "-4@%fs:t@tpoff", 0 },
+	{ "x86_64", "4@8(%rax,%rbx,4)", 0 },
+	{ "x86_64", "16@%rax", 0 },
+	{ "x86_64", "8f@%xmm0", 0 },
+	{ "x86_64", "8@%xmm0", 0 },
+	{ "x86_64", "3@%eax", 0 },
+	{ "x86_64", "4@8(%eax)", 0 },
+	{ "x86_64", "4@$sym", 0 },
+	{ "i386", "4@%eax", 1 },
+	{ "i386", "8@%eax", 0 },
+	{ "i386", "8@-8(%ebp)", 1 },
+	{ "i386", "4@%rax", 0 },
+	{ "i386", "4@%r8d", 0 },
+	{ "aarch64", "-4@x0", 1 },
+	{ "aarch64", "8@sp", 1 },
+	{ "aarch64", "8@[x29, -16]", 1 },
+	{ "aarch64", "8@[sp, 8]", 1 },
+	{ "aarch64", "8@[x1]", 1 },
+	{ "aarch64", "4@5", 1 },
+	{ "aarch64", "4@w0", 0 },
+	{ "aarch64", "8@d0", 0 },
+	{ "aarch64", "8@x31", 0 },
+	{ "aarch64", "8@[x1, x2]", 0 },
+	{ "arm", "4@r0", 1 },
+	{ "arm", "4@[r11, #-8]", 1 },
+	{ "arm", "4@#5", 1 },
+	{ "arm", "8@r0", 0 },
+	{ "arm", "8@[sp, #8]", 1 },
+	{ "arm", "4@s0", 0 },
+	{ "riscv64", "-4@a0", 1 },
+	{ "riscv64", "8@-24(s0)", 1 },
+	{ "riscv64", "8@16(sp)", 1 },
+	{ "riscv64", "4@7", 1 },
+	{ "riscv64", "8@fa0", 0 },
+	{ "riscv64", "8@%lo(x)(a5)", 0 },
+	{ "ppc64le", "8@3", 1 },
+	{ "ppc64le", "-4@-16(31)", 1 },
+	{ "ppc64le", "8@32", 0 },
+	{ "ppc64le", "4@i5", 0 },
+	{ "s390x", "8@%r2", 1 },
+	{ "s390x", "-4@160(%r15)", 1 },
+	{ "s390x", "4@5", 1 },
+	{ "s390x", "4@8(%r1,%r2)", 0 },
+	{ "s390x", "8@%f0", 0 },
+};
+
+static void test_specs(void)
+{
+	for (size_t i = 0; i < sizeof(spec_cases) / sizeof(spec_cases[0]);
+	     i++) {
+		const struct spec_case *c = &spec_cases[i];
+		struct sdt_target t;
+		struct sdt_arg a;
+		char why[200] = "", back[64];
+
+		sdt_target_from_name(&t, c->target);
+		int r = sdt_arg_parse(&t, c->arg, strlen(c->arg), &a, why,
+				      sizeof(why));
+		CHECK((r == 0) == c->ok, "%s `%s': %s", c->target, c->arg,
+		      r ? why : "accepted");
+		if (r == 0) {
+			/* What we accept we can write back the same way. */
+			CHECK(sdt_arg_format(&t, &a, back, sizeof(back)) > 0 &&
+				      (!strcmp(back, c->arg) ||
+				       strchr(c->arg, '(') == c->arg + 2 ||
+				       strchr(c->arg, ']')),
+			      "%s `%s' formats as `%s'", c->target, c->arg,
+			      back);
+		}
+	}
+	/* A spec with brackets splits on the spaces outside them only. */
+	struct sdt_target t;
+	struct sdt_arg args[SDT_MAX_ARGS];
+	char why[200];
+	sdt_target_from_name(&t, "aarch64");
+	CHECK(sdt_args_parse(&t, "8@[x29, -16] -4@x1  4@5", args, SDT_MAX_ARGS,
+			     why, sizeof(why)) == 3,
+	      "aarch64 split: %s", why);
+	CHECK(args[0].kind == SDT_ARG_MEM && args[0].value == -16 &&
+		      !strcmp(args[0].reg, "x29"),
+	      "aarch64 mem");
+	CHECK(sdt_args_parse(&t, "", args, SDT_MAX_ARGS, why, sizeof(why)) == 0,
+	      "empty spec");
+	CHECK(sdt_args_parse(&t, "1@x0 1@x0 1@x0", args, 2, why, sizeof(why)) ==
+		      -E2BIG,
+	      "too many");
+}
+
+static void test_operands(void)
+{
+	struct sdt_target t;
+	char buf[32];
+
+	sdt_target_from_name(&t, "x86_64");
+	CHECK(sdt_target_arg_operand(&t, 0, buf, sizeof(buf)) > 0 &&
+		      !strcmp(buf, "%rdi"),
+	      "x86_64 arg0 %s", buf);
+	CHECK(sdt_target_arg_operand(&t, 6, buf, sizeof(buf)) > 0 &&
+		      !strcmp(buf, "8(%rsp)"),
+	      "x86_64 arg6 %s", buf);
+	CHECK(sdt_target_arg_operand(&t, 11, buf, sizeof(buf)) > 0 &&
+		      !strcmp(buf, "48(%rsp)"),
+	      "x86_64 arg11 %s", buf);
+	CHECK(sdt_target_arg_operand(&t, 12, buf, sizeof(buf)) == -ENOTSUP,
+	      "x86_64 arg12");
+	sdt_target_from_name(&t, "aarch64");
+	CHECK(sdt_target_arg_operand(&t, 7, buf, sizeof(buf)) > 0 &&
+		      !strcmp(buf, "x7"),
+	      "aarch64 arg7 %s", buf);
+	CHECK(sdt_target_arg_operand(&t, 9, buf, sizeof(buf)) > 0 &&
+		      !strcmp(buf, "[sp, 8]"),
+	      "aarch64 arg9 %s", buf);
+	/* Every operand we hand out passes our own validator. */
+	for (size_t i = 0; i < NTARGETS; i++) {
+		sdt_target_from_name(&t, targets[i]);
+		for (unsigned a = 0; a < sdt_target_max_args(&t); a++) {
+			char spec[48];
+			struct sdt_arg arg;
+			char why[128];
+			sdt_target_arg_operand(&t, a, buf, sizeof(buf));
+			snprintf(spec, sizeof(spec), "-%u@%s",
+				 sdt_target_addr_size(&t), buf);
+			CHECK(sdt_arg_parse(&t, spec, strlen(spec), &arg, why,
+					    sizeof(why)) == 0,
+			      "%s %s: %s", targets[i], spec, why);
+		}
+	}
+}
+
+/* Write a DSO for every target into memory and read it back. */
+static void test_dso_roundtrip(void)
+{
+	static const unsigned char stub[] = { 0x90, 0x0f, 0x1f, 0x44,
+					      0x00, 0x00, 0xc3 };
+	struct sdt_dso_probe probes[] = {
+		{ "prov", "first", "", "first", "prov_first_semaphore" },
+		{ "prov", "second", "-4@%rdi 8@%rsi", "second",
+		  "prov_second_semaphore" },
+	};
+	for (size_t i = 0; i < NTARGETS; i++) {
+		struct sdt_dso d = { .soname = "libtest.so",
+				     .stub = stub,
+				     .stub_size = sizeof(stub),
+				     .probes = probes,
+				     .nprobes = 2 };
+		struct sdt_dso_layout lay;
+		struct sdt_elf f;
+		char err[200];
+		int fd = memfd_create("core-unit", MFD_CLOEXEC);
+
+		sdt_target_from_name(&d.target, targets[i]);
+		CHECK(sdt_dso_write(fd, &d, &lay, err, sizeof(err)) == 0,
+		      "%s: %s", targets[i], err);
+		CHECK(sdt_elf_open_fd(&f, fd, err, sizeof(err)) == 0, "%s: %s",
+		      targets[i], err);
+		CHECK(f.nprobes == 2 && f.type == ET_DYN && f.has_base,
+		      "%s: %zu probes", targets[i], f.nprobes);
+		if (f.nprobes == 2) {
+			const struct sdt_probe *p = &f.probes[1];
+			uint64_t off;
+			CHECK(!strcmp(p->note.name, "second") &&
+				      p->note.pc == lay.stub_addr + lay.stub_stride &&
+				      p->note.semaphore == lay.sema_addr + 2 &&
+				      p->note.base == f.base_addr,
+			      "%s: note addresses", targets[i]);
+			CHECK(sdt_elf_addr_to_offset(&f, p->note.pc, &off) == 0 &&
+				      off + lay.stub_stride >= lay.stub_stride,
+			      "%s: pc maps to the file", targets[i]);
+			CHECK(sdt_elf_addr_to_offset(&f, p->note.semaphore,
+						     &off) == 0,
+			      "%s: semaphore maps to the file", targets[i]);
+			CHECK(!strcmp(sdt_elf_section_at(&f, p->note.pc),
+				      ".text"),
+			      "%s: pc in .text", targets[i]);
+		}
+		sdt_elf_close(&f);
+		close(fd);
+	}
+}
+
+int main(void)
+{
+	test_notes();
+	test_specs();
+	test_operands();
+	test_dso_roundtrip();
+	if (failures) {
+		fprintf(stderr, "%d checks failed\n", failures);
+		return 1;
+	}
+	printf("core-unit: all checks passed\n");
+	return 0;
+}

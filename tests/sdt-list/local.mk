@@ -1,0 +1,1 @@
+# tests for sdt-list: filled in by its component.
