@@ -61,12 +61,15 @@ static const struct arch arches[] = {
 	  REGS(arm_regs), "[sp, #%u]", 0, 4 },
 	{ "riscv64", EM_RISCV, ELFCLASS64, ELFDATA2LSB, 0x0005, 4096,
 	  REGS(riscv_regs), "%u(sp)", 0, 8 },
-	{ "ppc64le", EM_PPC64, ELFCLASS64, ELFDATA2LSB, 2, 65536, NULL, 0,
-	  NULL, 0, 0 },
-	{ "ppc64", EM_PPC64, ELFCLASS64, ELFDATA2MSB, 1, 65536, NULL, 0, NULL,
-	  0, 0 },
-	{ "s390x", EM_S390, ELFCLASS64, ELFDATA2MSB, 0, 4096, NULL, 0, NULL,
-	  0, 0 },
+	/* ELFv2: the parameter save area starts 32 bytes above the caller's
+	 * stack pointer; arguments past the eighth sit after its 64 bytes. */
+	{ "ppc64le", EM_PPC64, ELFCLASS64, ELFDATA2LSB, 2, 65536,
+	  REGS(ppc_regs), "%u(1)", 96, 8 },
+	/* ELFv1 keeps a 48-byte header before the save area. */
+	{ "ppc64", EM_PPC64, ELFCLASS64, ELFDATA2MSB, 1, 65536,
+	  REGS(ppc_regs), "%u(1)", 112, 8 },
+	{ "s390x", EM_S390, ELFCLASS64, ELFDATA2MSB, 0, 4096,
+	  REGS(s390_regs), "%u(%%r15)", 160, 8 },
 };
 
 #define NARCHES (sizeof(arches) / sizeof(arches[0]))
