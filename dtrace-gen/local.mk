@@ -1,1 +1,34 @@
-# dtrace-gen: filled in by its component.
+# dtrace-gen: SystemTap's `dtrace -h/-G', read properly and written
+# atomically. One file per stage; see dtrace-gen/dtrace-gen.h.
+bin_PROGRAMS += dtrace-gen/dtrace-gen
+dtrace_gen_dtrace_gen_SOURCES = \
+	dtrace-gen/dtrace-gen.h \
+	dtrace-gen/main.c \
+	dtrace-gen/cpp.c \
+	dtrace-gen/lexer.c \
+	dtrace-gen/parser.c \
+	dtrace-gen/header.c \
+	dtrace-gen/object.c \
+	dtrace-gen/output.c \
+	dtrace-gen/diag.c \
+	dtrace-gen/buf.c
+dtrace_gen_dtrace_gen_LDADD = elfcore/libsdtcore.la
+dist_man_MANS += dtrace-gen/dtrace-gen.1
+
+# `make install' also installs it as `dtrace' (configure
+# --disable-dtrace-alias turns that off). Prerequisite-only hook rules, so
+# other fragments can hang their own on the same hooks.
+if DTRACE_ALIAS
+install-exec-hook: install-dtrace-alias
+uninstall-hook: uninstall-dtrace-alias
+endif
+
+install-dtrace-alias:
+	cd '$(DESTDIR)$(bindir)' && rm -f 'dtrace$(EXEEXT)' && \
+	  { ln -s 'dtrace-gen$(EXEEXT)' 'dtrace$(EXEEXT)' 2>/dev/null || \
+	    cp -p 'dtrace-gen$(EXEEXT)' 'dtrace$(EXEEXT)'; }
+
+uninstall-dtrace-alias:
+	rm -f '$(DESTDIR)$(bindir)/dtrace$(EXEEXT)'
+
+.PHONY: install-dtrace-alias uninstall-dtrace-alias

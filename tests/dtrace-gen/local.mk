@@ -1,1 +1,31 @@
-# tests/dtrace-gen: filled in by its component.
+# tests/dtrace-gen: the generator against golden files, SystemTap's dtrace,
+# compilers and linkers, real tracers, and a fuzzer.
+DTRACE_GEN_TESTS = \
+	tests/dtrace-gen/golden.sh \
+	tests/dtrace-gen/compat.sh \
+	tests/dtrace-gen/errors.sh \
+	tests/dtrace-gen/atomic.sh \
+	tests/dtrace-gen/cli.sh \
+	tests/dtrace-gen/compile.sh \
+	tests/dtrace-gen/link.sh \
+	tests/dtrace-gen/enabled-loop.sh \
+	tests/dtrace-gen/sample.sh \
+	tests/dtrace-gen/fuzz.sh
+TESTS += $(DTRACE_GEN_TESTS)
+EXTRA_DIST += $(DTRACE_GEN_TESTS) \
+	tests/dtrace-gen/dg-lib.sh \
+	tests/dtrace-gen/fuzz-parser.c \
+	tests/dtrace-gen/inputs/edge.d \
+	tests/dtrace-gen/inputs/glib.d \
+	tests/dtrace-gen/inputs/memcached.d \
+	tests/dtrace-gen/inputs/node.d \
+	tests/dtrace-gen/inputs/postgresql.d \
+	tests/dtrace-gen/inputs/python.d \
+	tests/dtrace-gen/golden/edge.h tests/dtrace-gen/golden/edge.o.txt \
+	tests/dtrace-gen/golden/glib.h tests/dtrace-gen/golden/glib.o.txt \
+	tests/dtrace-gen/golden/memcached.h \
+	tests/dtrace-gen/golden/memcached.o.txt \
+	tests/dtrace-gen/golden/node.h tests/dtrace-gen/golden/node.o.txt \
+	tests/dtrace-gen/golden/postgresql.h \
+	tests/dtrace-gen/golden/postgresql.o.txt \
+	tests/dtrace-gen/golden/python.h tests/dtrace-gen/golden/python.o.txt

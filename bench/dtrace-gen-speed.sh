@@ -1,0 +1,41 @@
+#!/bin/sh
+# dtrace-gen -h and -G against SystemTap's dtrace on 1, 100, 2000 and
+# 100000 probes, in the same run: median wall time, and the ratio. Also
+# the per-probe cost, which should stay flat (linear time). SystemTap's
+# dtrace is skipped at 100000 probes (minutes per run); the table says so.
+. "$top_srcdir/bench/lib.sh"
+
+DG=$top_builddir/dtrace-gen/dtrace-gen
+STAP=/usr/bin/dtrace
+[ -x "$STAP" ] || STAP=
+cd "$B" || exit 1
+
+gen() {
+	awk -v n="$1" 'BEGIN {
+		print "provider bench {"
+		for (i = 0; i < n; i++)
+			printf "\tprobe p%d__event(const char *name, unsigned long long id, int n);\n", i
+		print "};"
+	}' >"p$1.d"
+}
+
+header "dtrace-gen vs SystemTap dtrace (median wall time)" "systemtap"
+for n in 1 100 2000 100000; do
+	gen $n
+	runs=11
+	[ $n -ge 2000 ] && runs=5
+	[ $n -ge 100000 ] && runs=3
+	for mode in h G; do
+		ours=$(median_ms $runs "$DG" -$mode -s "p$n.d" -o "out.$mode")
+		ref=-
+		if [ -n "$STAP" ] && [ $n -le 2000 ]; then
+			ref=$(median_ms 3 "$STAP" -$mode -s "p$n.d" -o "ref.$mode")
+		fi
+		row "-$mode, $n probes" "$ours" "$ref" ms
+		per=$(awk -v t="$ours" -v n=$n 'BEGIN { printf "%.3f", t * 1000 / n }')
+		row "  -$mode per probe" "$per" - us
+	done
+done
+[ -n "$STAP" ] && echo "(SystemTap's dtrace not run at 100000 probes: minutes per run)"
+[ -z "$STAP" ] && echo "(SystemTap's dtrace not installed: no reference column)"
+exit 0

@@ -1,0 +1,451 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dtrace-gen: the command line of SystemTap's `dtrace -h' / `dtrace -G',
+ * which real builds call, in front of a generator that reads provider
+ * descriptions properly and writes its outputs atomically.
+ *
+ * The options are SystemTap's, fixed where it was loose: -I/-D/-U also
+ * in separate form, -s/-o also joined, one of -h/-G, exactly one -s; the
+ * flags Solaris users pass (-32/-64 on x86, -fpic/-fPIC, -x ARG, -k,
+ * --types) are accepted. Diagnostics go to stderr, nothing to stdout but
+ * --help and --version. Exit status 0, or 1 after an error.
+ *
+ * This file only decides what to do; each stage is in its own file (see
+ * dtrace-gen.h).
+ */
+#define _GNU_SOURCE /* strdup, O_CLOEXEC in strict C11 */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dtrace-gen.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+enum mode { MODE_NONE, MODE_HEADER, MODE_OBJECT };
+
+struct options {
+	enum mode mode;
+	const char *input;
+	const char *output;
+	int cpp;
+	const char **cpp_flags; /* -I/-D/-U, joined, in order */
+	size_t ncpp_flags;
+	const char **objects;
+	size_t nobjects;
+	int bits;
+	int v1, v2;
+};
+
+static const char usage_text[] =
+	"usage: %s -h|-G -s FILE.d [-o OUTPUT] [-C] [-I DIR] [-D NAME[=VALUE]] "
+	"[-U NAME] [OBJECT...]\n";
+
+static void usage(const char *prog)
+{
+	fprintf(stderr, usage_text, prog);
+	fprintf(stderr, "Try `%s --help' for more information.\n", prog);
+}
+
+static void help(const char *prog)
+{
+	printf(usage_text, prog);
+	printf("\n"
+	       "Generate the header (-h) or the semaphore object (-G) for the "
+	       "probes that\n"
+	       "the provider description FILE.d declares; a drop-in for "
+	       "SystemTap's dtrace.\n"
+	       "\n"
+	       "  -h            write a header with one macro per probe\n"
+	       "  -G            write an object with one semaphore per probe\n"
+	       "  -s FILE       read the provider description from FILE\n"
+	       "  -o OUTPUT     write OUTPUT (default: FILE's base name with "
+	       ".h or .o)\n"
+	       "  -C            run FILE through $CPP (default: cpp) first\n"
+	       "  -I DIR, -D NAME[=VALUE], -U NAME\n"
+	       "                passed to the preprocessor; -DSTAP_SDT_V2 "
+	       "(or V1) also\n"
+	       "                makes -G's semaphores visible outside the "
+	       "module\n"
+	       "  -32, -64      -G for 32- or 64-bit x86 when no OBJECT "
+	       "says\n"
+	       "  OBJECT...     with -G: the objects the probes are linked "
+	       "with, whose\n"
+	       "                machine the semaphore object takes\n"
+	       "  -k, -x ARG, -fpic, -fPIC, --types\n"
+	       "                accepted for compatibility, no effect\n"
+	       "  --help        this text\n"
+	       "  --version     the version\n");
+}
+
+/* STAP_SDT_V1/V2 decide -G's symbols, as they decide SystemTap's. */
+static void track_define(struct options *o, const char *flag)
+{
+	const char *name = flag + 2;
+	size_t n = strcspn(name, "=");
+	int set = flag[1] == 'D';
+
+	if (n == 11 && !strncmp(name, "STAP_SDT_V1", 11))
+		o->v1 = set;
+	else if (n == 11 && !strncmp(name, "STAP_SDT_V2", 11))
+		o->v2 = set;
+}
+
+static int add_flag(const char ***list, size_t *n, const char *s)
+{
+	const char **nl = realloc(*list, (*n + 1) * sizeof(**list));
+
+	if (!nl)
+		return -1;
+	nl[(*n)++] = s;
+	*list = nl;
+	return 0;
+}
+
+/* -I/-D/-U in either form, kept joined for cpp. */
+static int cpp_flag(struct options *o, char **argv, int *i, int argc)
+{
+	const char *a = argv[*i];
+	char *joined;
+
+	if (a[2]) {
+		joined = strdup(a);
+	} else {
+		if (*i + 1 >= argc)
+			return -EINVAL;
+		joined = malloc(strlen(argv[*i + 1]) + 3);
+		if (joined)
+			sprintf(joined, "%.2s%s", a, argv[++*i]);
+	}
+	if (!joined || add_flag(&o->cpp_flags, &o->ncpp_flags, joined)) {
+		free(joined);
+		return -ENOMEM;
+	}
+	if (a[1] != 'I')
+		track_define(o, joined);
+	return 0;
+}
+
+/* The argument of -s/-o: joined (-sFILE) or the next word. */
+static const char *value(char **argv, int *i, int argc)
+{
+	if (argv[*i][2])
+		return argv[*i] + 2;
+	return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+static int set_mode(struct options *o, enum mode m, const char *prog)
+{
+	if (o->mode != MODE_NONE && o->mode != m) {
+		fprintf(stderr, "%s: error: -h and -G cannot be combined: run "
+				"once for each\n",
+			prog);
+		return -1;
+	}
+	o->mode = m;
+	return 0;
+}
+
+/* Returns 0 to go on, 1 to stop with success, -1 to fail. */
+static int parse_args(struct options *o, int argc, char **argv)
+{
+	const char *prog = argv[0], *v;
+	int i, dashdash = 0, r;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (dashdash || a[0] != '-' || !a[1]) {
+			if (add_flag(&o->objects, &o->nobjects, a))
+				goto nomem;
+		} else if (!strcmp(a, "--")) {
+			dashdash = 1;
+		} else if (!strcmp(a, "--help")) {
+			help(prog);
+			return 1;
+		} else if (!strcmp(a, "--version")) {
+			printf("dtrace-gen (sdtkit) %s\n", PACKAGE_VERSION);
+			return 1;
+		} else if (!strcmp(a, "-h")) {
+			if (set_mode(o, MODE_HEADER, prog))
+				return -1;
+		} else if (!strcmp(a, "-G")) {
+			if (set_mode(o, MODE_OBJECT, prog))
+				return -1;
+		} else if (a[1] == 's' || a[1] == 'o') {
+			v = value(argv, &i, argc);
+			if (!v)
+				goto missing;
+			if (a[1] == 's' && o->input) {
+				fprintf(stderr, "%s: error: only one -s FILE "
+						"is read, and two were given\n",
+					prog);
+				return -1;
+			}
+			*(a[1] == 's' ? &o->input : &o->output) = v;
+		} else if (a[1] == 'I' || a[1] == 'D' || a[1] == 'U') {
+			r = cpp_flag(o, argv, &i, argc);
+			if (r == -EINVAL)
+				goto missing;
+			if (r)
+				goto nomem;
+		} else if (!strcmp(a, "-C")) {
+			o->cpp = 1;
+		} else if (!strcmp(a, "-32") || !strcmp(a, "-64")) {
+			o->bits = atoi(a + 1);
+		} else if (a[1] == 'x') {
+			if (!a[2] && ++i >= argc)
+				goto missing;
+		} else if (!strcmp(a, "-k") || !strcmp(a, "-fpic") ||
+			   !strcmp(a, "-fPIC") || !strcmp(a, "-fpie") ||
+			   !strcmp(a, "-fPIE") || !strcmp(a, "--no-pyparsing")) {
+			/* Nothing to keep, nothing to compile. */
+		} else if (!strcmp(a, "--types")) {
+			fprintf(stderr, "%s: note: obsolete option --types "
+					"ignored\n",
+				prog);
+		} else {
+			fprintf(stderr, "%s: error: unknown option `%s'\n",
+				prog, a);
+			usage(prog);
+			return -1;
+		}
+	}
+	if (o->mode == MODE_NONE || !o->input) {
+		fprintf(stderr, "%s: error: %s\n", prog,
+			o->mode == MODE_NONE ? "say what to write: -h or -G" :
+					       "no input: give -s FILE.d");
+		usage(prog);
+		return -1;
+	}
+	return 0;
+missing:
+	fprintf(stderr, "%s: error: option `%s' needs an argument\n", prog,
+		argv[i]);
+	usage(prog);
+	return -1;
+nomem:
+	fprintf(stderr, "%s: error: out of memory\n", prog);
+	return -1;
+}
+
+/* SystemTap passes $CFLAGS to the compiler, so -D's there count for -G. */
+static void defines_from_cflags(struct options *o, const char *cflags)
+{
+	size_t argc, i;
+	char **argv;
+
+	if (!cflags || dg_shell_split(cflags, &argv, &argc))
+		return;
+	for (i = 0; i < argc; i++) {
+		char flag[64];
+
+		if ((!strcmp(argv[i], "-D") || !strcmp(argv[i], "-U")) &&
+		    i + 1 < argc) {
+			snprintf(flag, sizeof(flag), "%s%s", argv[i],
+				 argv[i + 1]);
+			track_define(o, flag);
+			i++;
+		} else if (!strncmp(argv[i], "-D", 2) ||
+			   !strncmp(argv[i], "-U", 2)) {
+			track_define(o, argv[i]);
+		}
+	}
+	dg_argv_free(argv, argc);
+}
+
+/* FILE.d -> FILE.h in the current directory, as SystemTap does. */
+static char *default_output(const char *input, const char *suffix)
+{
+	const char *base = strrchr(input, '/'), *dot;
+	size_t n;
+	char *r;
+
+	base = base ? base + 1 : input;
+	dot = strrchr(base, '.');
+	n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	r = malloc(n + strlen(suffix) + 1);
+	if (r)
+		sprintf(r, "%.*s%s", (int)n, base, suffix);
+	return r;
+}
+
+static int read_file(const char *path, struct dg_buf *out,
+		     struct dg_diag *diag)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char chunk[65536];
+	struct stat st;
+	ssize_t n;
+
+	if (fd < 0) {
+		dg_error(diag, path, "cannot read it: %s", strerror(errno));
+		return -1;
+	}
+	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
+		dg_error(diag, path, "is a directory, not a .d file");
+		close(fd);
+		return -1;
+	}
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		dg_buf_add(out, chunk, (size_t)n);
+	}
+	if (n < 0)
+		dg_error(diag, path, "cannot read it: %s", strerror(errno));
+	else if (out->failed)
+		dg_error(diag, path, "out of memory reading it");
+	close(fd);
+	return n < 0 || out->failed ? -1 : 0;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+struct header_job {
+	struct dg_buf text;
+	const char *path;
+	struct dg_diag *diag;
+};
+
+static int write_header(int fd, void *ctx)
+{
+	struct header_job *h = ctx;
+
+	if (write_all(fd, h->text.data, h->text.len)) {
+		dg_error(h->diag, h->path, "cannot write: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+struct object_job {
+	struct dg_object obj;
+	const char *path;
+	struct dg_diag *diag;
+};
+
+static int write_object(int fd, void *ctx)
+{
+	struct object_job *j = ctx;
+
+	return dg_object_write(fd, &j->obj, j->path, j->diag);
+}
+
+static int generate(const struct options *o, const struct dg_model *m,
+		    const char *out, struct dg_diag *diag)
+{
+	struct dg_object_opts oo;
+	struct header_job h;
+	struct object_job j;
+	int r;
+
+	memset(&oo, 0, sizeof(oo));
+	memset(&h, 0, sizeof(h));
+	memset(&j, 0, sizeof(j));
+	h.path = j.path = out;
+	h.diag = j.diag = diag;
+
+	if (o->mode == MODE_HEADER) {
+		if (o->nobjects)
+			dg_warning(diag, NULL,
+				   "object files are only read with -G; `%s' "
+				   "is ignored",
+				   o->objects[0]);
+		dg_header_write(m, &h.text);
+		if (h.text.failed) {
+			dg_error(diag, out, "out of memory");
+			r = -1;
+		} else {
+			r = dg_output_atomic(out, write_header, &h, diag);
+		}
+		dg_buf_free(&h.text);
+		return r;
+	}
+	oo.objects = o->objects;
+	oo.nobjects = o->nobjects;
+	oo.bits = o->bits;
+	oo.v1 = o->v1;
+	oo.v2 = o->v2;
+	oo.cc = getenv("CC");
+	oo.cflags = getenv("CFLAGS");
+	r = dg_object_prepare(&j.obj, m, &oo, diag);
+	if (!r)
+		r = dg_output_atomic(out, write_object, &j, diag);
+	dg_object_free(&j.obj);
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	struct dg_diag diag = { stderr, "dtrace-gen", 0, 0 };
+	struct dg_model m = { 0 };
+	struct dg_buf text = { 0 };
+	char *out = NULL;
+	const char *cpp;
+	int r;
+
+	if (argc > 0 && argv[0][0])
+		diag.prog = argv[0];
+	r = parse_args(&o, argc, argv);
+	if (r)
+		goto done;
+	defines_from_cflags(&o, getenv("CFLAGS"));
+	/* Re-apply the command line: it has the last word over $CFLAGS. */
+	for (size_t i = 0; i < o.ncpp_flags; i++)
+		if (o.cpp_flags[i][1] != 'I')
+			track_define(&o, o.cpp_flags[i]);
+	out = o.output ? strdup(o.output) :
+			 default_output(o.input, o.mode == MODE_HEADER ? ".h" :
+									 ".o");
+	if (!out) {
+		dg_error(&diag, NULL, "out of memory");
+		r = -1;
+		goto done;
+	}
+	if (o.cpp) {
+		cpp = getenv("CPP");
+		r = dg_preprocess(cpp && *cpp ? cpp : "cpp", o.cpp_flags,
+				  o.ncpp_flags, o.input, &text, &diag);
+	} else {
+		r = read_file(o.input, &text, &diag);
+	}
+	if (!r)
+		r = dg_parse(&m, o.input, text.data ? text.data : "", text.len,
+			     o.cpp, &diag) ?
+			    -1 :
+			    0;
+	if (!r)
+		r = generate(&o, &m, out, &diag);
+done:
+	dg_model_free(&m);
+	dg_buf_free(&text);
+	for (size_t i = 0; i < o.ncpp_flags; i++)
+		free((char *)o.cpp_flags[i]);
+	free(o.cpp_flags);
+	free(o.objects);
+	free(out);
+	return r < 0 ? 1 : 0;
+}

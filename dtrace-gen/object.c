@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The -G object: one zeroed 2-byte semaphore per probe in `.probes', for
+ * the header's _ENABLED() and the notes' semaphore addresses to point at.
+ * The ELF itself is the core's job (sdt_write_semaphore_object); this file
+ * decides what goes into it.
+ *
+ * The target. SystemTap compiles a C file with $CC $CFLAGS, so its object
+ * fits whatever the build compiles for. We run no compiler, so we look
+ * for the same answer in what we are given, most telling first:
+ *
+ *  1. the object files on the command line (the ones the probes are
+ *     linked with; a libtool `.lo' names its real object inside);
+ *  2. -32 / -64, on x86;
+ *  3. $CC and $CFLAGS: a cross compiler's triplet (`aarch64-linux-gnu-gcc',
+ *     `clang --target=...') or -m32/-m64;
+ *  4. the machine we run on.
+ *
+ * Symbols are hidden unless STAP_SDT_V2 or V1 is defined (-D), as with
+ * SystemTap; V1 also names them `probe_semaphore', without the provider.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtrace-gen.h"
+#include "elfobj.h"
+#include "target.h"
+
+static int same_target(const struct sdt_target *a, const struct sdt_target *b)
+{
+	return a->elf_class == b->elf_class && a->byte_order == b->byte_order &&
+	       a->machine == b->machine;
+}
+
+/*
+ * A libtool object (`foo.lo') is a text file naming the real one,
+ * relative to its own directory: pic_object='.libs/foo.o'. Returns the
+ * path to use (malloc'd), or NULL when PATH is not one.
+ */
+static char *libtool_object(const char *path)
+{
+	static const char *const keys[] = { "pic_object='",
+					    "non_pic_object='" };
+	char text[4096], *line, *end, *r = NULL;
+	const char *slash;
+	size_t n, i;
+	FILE *f;
+
+	n = strlen(path);
+	if (n < 3 || strcmp(path + n - 3, ".lo"))
+		return NULL;
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	slash = strrchr(path, '/');
+	for (i = 0; i < 2 && !r; i++) {
+		for (line = text; line && *line; line = strchr(line, '\n'),
+		    line = line ? line + 1 : NULL) {
+			size_t k = strlen(keys[i]), dir;
+
+			if (strncmp(line, keys[i], k))
+				continue;
+			line += k;
+			end = strchr(line, '\'');
+			if (!end || !strncmp(line, "none'", 5))
+				break;
+			dir = slash && line[0] != '/' ?
+				      (size_t)(slash - path) + 1 :
+				      0;
+			r = malloc(dir + (size_t)(end - line) + 1);
+			if (r)
+				sprintf(r, "%.*s%.*s", (int)dir, path,
+					(int)(end - line), line);
+			break;
+		}
+	}
+	return r;
+}
+
+/* Step 1. Returns 1 when some object decided, 0 when none did, -1. */
+static int target_from_objects(struct sdt_target *t,
+			       const struct dg_object_opts *o,
+			       struct dg_diag *diag)
+{
+	const char *first = NULL;
+	size_t i;
+
+	for (i = 0; i < o->nobjects; i++) {
+		char *real = libtool_object(o->objects[i]);
+		const char *path = real ? real : o->objects[i];
+		struct sdt_target this;
+		int err = sdt_target_from_file(&this, path);
+
+		if (err) {
+			dg_warning(diag, path,
+				   "%s; not used to choose the object's "
+				   "machine",
+				   err == -ENOEXEC ? "not an ELF file" :
+						     strerror(-err));
+		} else if (!first) {
+			*t = this;
+			first = o->objects[i];
+		} else if (!same_target(t, &this)) {
+			dg_error(diag, path,
+				 "is for %s (%d-bit) but %s is for %s "
+				 "(%d-bit); the probes object can link with "
+				 "only one: pass objects of one target",
+				 sdt_target_name(&this),
+				 this.elf_class == 1 ? 32 : 64, first,
+				 sdt_target_name(t),
+				 t->elf_class == 1 ? 32 : 64);
+			free(real);
+			return -1;
+		}
+		free(real);
+	}
+	return first != NULL;
+}
+
+/* The architecture part of a GNU triplet, as the core names targets. */
+static const char *triplet_arch(const char *s, size_t n)
+{
+	static const struct {
+		const char *prefix, *name;
+	} map[] = {
+		{ "x86_64-", "x86_64" },   { "amd64-", "x86_64" },
+		{ "i386-", "i386" },       { "i486-", "i386" },
+		{ "i586-", "i386" },       { "i686-", "i386" },
+		{ "aarch64-", "aarch64" }, { "arm64-", "aarch64" },
+		{ "arm", "arm" },          { "riscv64", "riscv64" },
+		{ "powerpc64le-", "ppc64le" }, { "ppc64le-", "ppc64le" },
+		{ "powerpc64-", "ppc64" }, { "ppc64-", "ppc64" },
+		{ "s390x-", "s390x" },
+	};
+	size_t i, k;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		k = strlen(map[i].prefix);
+		if (n > k && !strncmp(s, map[i].prefix, k))
+			return map[i].name;
+	}
+	return NULL;
+}
+
+static const char *or(const char *a, const char *b)
+{
+	return a ? a : b;
+}
+
+/* Step 3: what $CC and $CFLAGS compile for, when they say. */
+static const char *target_from_cc(const struct dg_object_opts *o, int *bits)
+{
+	const char *vars[] = { o->cc, o->cflags }, *arch = NULL;
+	size_t v, i, argc;
+	char **argv;
+
+	for (v = 0; v < 2; v++) {
+		if (!vars[v] || dg_shell_split(vars[v], &argv, &argc))
+			continue;
+		for (i = 0; i < argc; i++) {
+			const char *w = argv[i], *base = strrchr(w, '/');
+
+			if (!strcmp(w, "-m32"))
+				*bits = 32;
+			else if (!strcmp(w, "-m64"))
+				*bits = 64;
+			else if (!strncmp(w, "--target=", 9))
+				arch = or(triplet_arch(w + 9, strlen(w + 9)),
+					  arch);
+			else if (!strcmp(w, "-target") && i + 1 < argc)
+				arch = or(triplet_arch(argv[i + 1],
+						       strlen(argv[i + 1])),
+					  arch);
+			else if (v == 0 && w[0] != '-')
+				arch = or(triplet_arch(base ? base + 1 : w,
+						       strlen(base ? base + 1 : w)),
+					  arch);
+		}
+		dg_argv_free(argv, argc);
+	}
+	return arch;
+}
+
+/* -32 / -64 on x86 pick i386 or x86_64; elsewhere they must agree. */
+static void apply_bits(struct sdt_target *t, int bits, struct dg_diag *diag)
+{
+	const char *want = bits == 32 ? "i386" : "x86_64";
+	unsigned have = sdt_target_addr_size(t) * 8;
+
+	if (!bits || (unsigned)bits == have)
+		return;
+	if (!strcmp(sdt_target_name(t), "x86_64") ||
+	    !strcmp(sdt_target_name(t), "i386")) {
+		sdt_target_from_name(t, want);
+		return;
+	}
+	dg_warning(diag, NULL, "-%d is ignored: the object is for %s", bits,
+		   sdt_target_name(t));
+}
+
+static int choose_target(struct sdt_target *t, const struct dg_object_opts *o,
+			 struct dg_diag *diag)
+{
+	int r = target_from_objects(t, o, diag), cc_bits = 0;
+	const char *arch;
+
+	if (r < 0)
+		return -1;
+	if (r > 0) {
+		if (o->bits && (unsigned)o->bits != sdt_target_addr_size(t) * 8)
+			dg_warning(diag, NULL,
+				   "-%d is ignored: the objects given are "
+				   "%u-bit",
+				   o->bits, sdt_target_addr_size(t) * 8);
+		return 0;
+	}
+	sdt_target_host(t);
+	arch = target_from_cc(o, &cc_bits);
+	if (arch && sdt_target_from_name(t, arch))
+		sdt_target_host(t);
+	apply_bits(t, o->bits ? o->bits : cc_bits, diag);
+	return 0;
+}
+
+static int v1_clash(const struct dg_object *obj, const struct dg_model *m,
+		    struct dg_diag *diag)
+{
+	struct dg_strset seen = { 0 };
+	size_t i, old;
+	int r = 0;
+
+	for (i = 0; i < obj->n && !r; i++) {
+		r = dg_strset_add(&seen, obj->symbols[i], i, &old);
+		if (r > 0) {
+			dg_error_at(diag, &m->probes[i].loc,
+				    "with STAP_SDT_V1, probe `%s' of `%s' and "
+				    "probe `%s' of `%s' both need the "
+				    "semaphore `%s'; rename one or drop V1",
+				    m->probes[i].name, m->probes[i].provider,
+				    m->probes[old].name,
+				    m->probes[old].provider, obj->symbols[i]);
+		} else if (r < 0) {
+			dg_error(diag, NULL, "out of memory");
+		}
+	}
+	dg_strset_free(&seen);
+	return r ? -1 : 0;
+}
+
+int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
+		      const struct dg_object_opts *o, struct dg_diag *diag)
+{
+	size_t i, *offs;
+
+	memset(obj, 0, sizeof(*obj));
+	if (choose_target(&obj->target, o, diag))
+		return -1;
+	obj->hidden = !o->v1 && !o->v2;
+	obj->n = m->nprobes;
+	obj->symbols = calloc(m->nprobes + 1, sizeof(*obj->symbols));
+	offs = calloc(m->nprobes + 1, sizeof(*offs));
+	if (!obj->symbols || !offs)
+		goto nomem;
+	/* Offsets first: the buffer moves while it grows. */
+	for (i = 0; i < m->nprobes; i++) {
+		offs[i] = obj->names.len;
+		dg_semaphore_name(&m->probes[i], o->v1, &obj->names);
+		dg_buf_add(&obj->names, "", 1);
+	}
+	if (obj->names.failed)
+		goto nomem;
+	for (i = 0; i < m->nprobes; i++)
+		obj->symbols[i] = obj->names.data + offs[i];
+	free(offs);
+	/* Without V1 the parser already made these unique. */
+	return o->v1 ? v1_clash(obj, m, diag) : 0;
+nomem:
+	free(offs);
+	dg_error(diag, NULL, "out of memory");
+	return -1;
+}
+
+int dg_object_write(int fd, const struct dg_object *obj, const char *out,
+		    struct dg_diag *diag)
+{
+	char err[256] = "";
+	int r;
+
+	r = sdt_write_semaphore_object(fd, &obj->target, obj->symbols, obj->n,
+				       obj->hidden, err, sizeof(err));
+	if (r) {
+		if (err[0])
+			dg_error(diag, out, "%s", err);
+		else
+			dg_error(diag, out, "cannot write the object: %s",
+				 strerror(-r));
+		return -1;
+	}
+	return 0;
+}
+
+void dg_object_free(struct dg_object *obj)
+{
+	free(obj->symbols);
+	dg_buf_free(&obj->names);
+	memset(obj, 0, sizeof(*obj));
+}

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writing an output file so that nobody ever sees half of it.
+ *
+ * make runs dtrace-gen in parallel, interrupts it, and reruns it after
+ * failures. So the output is written to a fresh temporary file in the
+ * target's own directory (rename() is atomic only within one file
+ * system), named `.TARGET.XXXXXX' by mkstemp so that two runs never share
+ * one, and renamed over the target only once complete. A failure removes
+ * the temporary and leaves an earlier output untouched; termination
+ * signals are held off in between, so an interrupted run cannot leave the
+ * temporary behind either.
+ *
+ * A target that exists and is not a regular file (-o /dev/null, a pipe)
+ * is written in place, once complete: there is nothing to replace.
+ */
+#define _GNU_SOURCE /* mkostemp */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dtrace-gen.h"
+
+/* Copy what FROM holds (from its start) to TO. */
+static int copy_fd(int from, int to)
+{
+	char chunk[65536];
+	ssize_t n, w;
+
+	if (lseek(from, 0, SEEK_SET))
+		return -1;
+	while ((n = read(from, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		for (char *p = chunk; n > 0; p += w, n -= w) {
+			w = write(to, p, (size_t)n);
+			if (w < 0 && errno == EINTR)
+				w = 0;
+			else if (w < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The output is built in memory first (libelf wants a file it can seek
+ * in, which a pipe or /dev/null is not), then copied out.
+ */
+static int write_special(const char *path, dg_write_fn write_fn, void *ctx,
+			 struct dg_diag *diag)
+{
+	int mem = memfd_create("dtrace-gen", MFD_CLOEXEC), fd, r;
+
+	if (mem < 0) {
+		dg_error(diag, path, "cannot make a memory file: %s",
+			 strerror(errno));
+		return -1;
+	}
+	r = write_fn(mem, ctx);
+	if (r) {
+		close(mem);
+		return r;
+	}
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		dg_error(diag, path, "cannot open for writing: %s",
+			 strerror(errno));
+		close(mem);
+		return -1;
+	}
+	r = copy_fd(mem, fd);
+	if (close(fd))
+		r = -1;
+	if (r)
+		dg_error(diag, path, "cannot write: %s", strerror(errno));
+	close(mem);
+	return r;
+}
+
+/* The temporary's name: DIR/.BASE.XXXXXX, DIR being PATH's directory. */
+static char *temp_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	const char *base = path + dirlen;
+	size_t n = dirlen + 1 + strlen(base) + sizeof(".XXXXXX");
+	char *t = malloc(n);
+
+	if (t)
+		snprintf(t, n, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
+	return t;
+}
+
+static void file_mode(int fd)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	/* What open(O_CREAT, 0666) would have given the target. */
+	fchmod(fd, 0666 & ~mask);
+}
+
+int dg_output_atomic(const char *path, dg_write_fn write_fn, void *ctx,
+		     struct dg_diag *diag)
+{
+	sigset_t hold, saved;
+	struct stat st;
+	char *tmp;
+	int fd, r = -1;
+
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return write_special(path, write_fn, ctx, diag);
+	tmp = temp_name(path);
+	if (!tmp) {
+		dg_error(diag, path, "out of memory");
+		return -1;
+	}
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigaddset(&hold, SIGQUIT);
+	sigaddset(&hold, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &hold, &saved);
+
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		dg_error(diag, path,
+			 "cannot create a temporary file beside it: %s; check "
+			 "that its directory exists and is writable",
+			 strerror(errno));
+		goto out;
+	}
+	file_mode(fd);
+	r = write_fn(fd, ctx);
+	if (close(fd) && !r) {
+		dg_error(diag, path, "cannot write: %s", strerror(errno));
+		r = -1;
+	}
+	if (!r && rename(tmp, path)) {
+		dg_error(diag, path, "cannot replace it: %s", strerror(errno));
+		r = -1;
+	}
+	if (r)
+		unlink(tmp);
+out:
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	free(tmp);
+	return r;
+}

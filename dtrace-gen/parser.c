@@ -1,0 +1,578 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The parser: tokens into the provider model.
+ *
+ *   file      := { provider | anything-else }
+ *   provider  := "provider" NAME "{" { probe } "}" [";"]
+ *   probe     := "probe" NAME "(" params ")" [":" "(" params ")"] ";"
+ *   params    := "" | "void" | param { "," param }
+ *   param     := any C declaration without an initializer: words, numbers,
+ *                `*', `&', brackets and nested parentheses (function
+ *                pointers), so `unsigned long long int', `const char *s',
+ *                `int (*cb)(void *, int)' and `char buf[16]' all pass.
+ *
+ * Everything outside providers (typedefs, structs, translators, probe
+ * clauses, inline D) is skipped with its brackets balanced, so a `provider'
+ * word inside a translator body or a string is never taken for one.
+ *
+ * Only the probe's name and its parameter count matter downstream; the
+ * parameter text is kept for the header's per-probe comment, its tokens
+ * one space apart as SystemTap's dtrace writes them. The names
+ * are checked here so that every later stage can trust them: C
+ * identifiers, no probe declared twice, and no two probes that would end
+ * up with the same macro or semaphore name.
+ *
+ * The first error stops the parse: after a missing `)' or `}' any further
+ * message would be a guess.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtrace-gen.h"
+
+struct parser {
+	struct dg_lexer lx;
+	struct dg_token tok; /* the current token */
+	struct dg_token prev; /* the one before, for `expected X after' */
+	struct dg_model *m;
+	struct dg_diag *diag;
+	size_t cap; /* of m->probes */
+	struct dg_strset probes; /* "provider:name" */
+	struct dg_strset macros;
+	struct dg_strset semas;
+	struct dg_strset providers;
+	struct dg_buf scratch;
+	int warned_stray;
+};
+
+static int nomem(struct parser *p)
+{
+	dg_error(p->diag, NULL, "out of memory while parsing");
+	return -ENOMEM;
+}
+
+static int advance(struct parser *p)
+{
+	p->prev = p->tok;
+	dg_lex(&p->lx, &p->tok);
+	return p->tok.kind == DG_TOK_ERROR ? -EINVAL : 0;
+}
+
+static int is_punct(const struct dg_token *t, const char *s)
+{
+	return t->kind == DG_TOK_PUNCT && t->len == strlen(s) &&
+	       !memcmp(t->text, s, t->len);
+}
+
+static int is_word(const struct dg_token *t, const char *s)
+{
+	return t->kind == DG_TOK_IDENT && t->len == strlen(s) &&
+	       !memcmp(t->text, s, t->len);
+}
+
+/* Where a missing token belongs: right after the previous one. */
+static struct dg_loc after_prev(const struct parser *p)
+{
+	struct dg_loc loc = p->prev.loc;
+
+	loc.col += (unsigned)p->prev.len;
+	return loc;
+}
+
+static void describe(const struct dg_token *t, char *buf, size_t len)
+{
+	if (t->kind == DG_TOK_EOF)
+		snprintf(buf, len, "end of input");
+	else
+		snprintf(buf, len, "`%.*s'", t->len > 40 ? 40 : (int)t->len,
+			 t->text);
+}
+
+static int expected(struct parser *p, const char *what, const char *context)
+{
+	char found[64];
+
+	describe(&p->tok, found, sizeof(found));
+	dg_error_at(p->diag, &p->tok.loc, "expected %s %s, found %s", what,
+		    context, found);
+	return -EINVAL;
+}
+
+/*
+ * The current token should be a NAME but is not a plain identifier, or is
+ * glued to characters identifiers cannot hold (`foo-bar', `9lives'):
+ * report the whole word.
+ */
+static int bad_name(struct parser *p, const char *kind)
+{
+	const struct dg_token *t = &p->tok;
+	const char *start = t->text, *end = t->text + t->len;
+	struct dg_lexer peek = p->lx;
+	struct dg_token next;
+	struct dg_diag quiet = { 0 };
+
+	if (t->kind != DG_TOK_IDENT && t->kind != DG_TOK_NUMBER &&
+	    !is_punct(t, "-") && !is_punct(t, "$") && !is_punct(t, "."))
+		return expected(p, kind, "name");
+	/* Look ahead on a copy of the lexer, silently. */
+	peek.diag = &quiet;
+	for (;;) {
+		dg_lex(&peek, &next);
+		if (next.space_before ||
+		    (next.kind != DG_TOK_IDENT && next.kind != DG_TOK_NUMBER &&
+		     !is_punct(&next, "-") && !is_punct(&next, "$") &&
+		     !is_punct(&next, ".")))
+			break;
+		end = next.text + next.len;
+	}
+	dg_error_at(p->diag, &t->loc,
+		    "bad %s name `%.*s': names are C identifiers (letters, "
+		    "digits and `_', not starting with a digit)%s",
+		    kind, (int)(end - start), start,
+		    memchr(start, '-', (size_t)(end - start)) ?
+			    "; write `__' where the probe name has `-'" :
+			    "");
+	return -EINVAL;
+}
+
+/* Is the current token an identifier with nothing glued after it? */
+static int name_ok(struct parser *p)
+{
+	struct dg_lexer peek = p->lx;
+	struct dg_token next;
+	struct dg_diag quiet = { 0 };
+
+	if (p->tok.kind != DG_TOK_IDENT)
+		return 0;
+	peek.diag = &quiet;
+	dg_lex(&peek, &next);
+	return next.space_before ||
+	       !(is_punct(&next, "-") || is_punct(&next, "$") ||
+		 is_punct(&next, "."));
+}
+
+/* One parameter: its tokens, checked, into p->scratch. */
+static int param(struct parser *p, const char *probe, unsigned n,
+		 int *closed)
+{
+	struct dg_loc start = p->tok.loc;
+	unsigned depth = 0, ntok = 0, nident = 0;
+	char found[64];
+
+	p->scratch.len = 0;
+	for (;;) {
+		const struct dg_token *t = &p->tok;
+
+		if (t->kind == DG_TOK_EOF || is_punct(t, ";") ||
+		    is_punct(t, "{") || is_punct(t, "}")) {
+			struct dg_loc loc = after_prev(p);
+
+			dg_error_at(p->diag, &loc,
+				    "missing `)' to close the parameter list "
+				    "of probe `%s'",
+				    probe);
+			return -EINVAL;
+		}
+		if (depth == 0 && (is_punct(t, ",") || is_punct(t, ")")))
+			break;
+		if (t->kind == DG_TOK_PUNCT) {
+			if (is_punct(t, "(") || is_punct(t, "[")) {
+				depth++;
+			} else if (is_punct(t, ")") || is_punct(t, "]")) {
+				if (depth == 0)
+					goto unexpected;
+				depth--;
+			} else if (is_punct(t, "...")) {
+				dg_error_at(p->diag, &t->loc,
+					    "probe `%s' is variadic: probes "
+					    "take a fixed number of arguments",
+					    probe);
+				return -EINVAL;
+			} else if (!is_punct(t, "*") && !is_punct(t, "&") &&
+				   !is_punct(t, ",") && !is_punct(t, "::")) {
+				goto unexpected;
+			}
+		} else if (t->kind == DG_TOK_IDENT) {
+			nident++;
+		} else if (t->kind != DG_TOK_NUMBER) {
+			goto unexpected;
+		}
+		/* One space between tokens, `**' kept together: the text
+		 * SystemTap's parser gives the comment. */
+		if (ntok++ && !(is_punct(t, "*") && !t->space_before &&
+				p->scratch.data[p->scratch.len - 1] == '*'))
+			dg_buf_add(&p->scratch, " ", 1);
+		dg_buf_add(&p->scratch, t->text, t->len);
+		if (advance(p))
+			return -EINVAL;
+	}
+	*closed = is_punct(&p->tok, ")");
+	if (!ntok) {
+		dg_error_at(p->diag, &p->tok.loc,
+			    "parameter %u of probe `%s' is empty", n, probe);
+		return -EINVAL;
+	}
+	if (!nident) {
+		dg_error_at(p->diag, &start,
+			    "parameter %u of probe `%s' has no type", n, probe);
+		return -EINVAL;
+	}
+	return 0;
+unexpected:
+	describe(&p->tok, found, sizeof(found));
+	dg_error_at(p->diag, &p->tok.loc,
+		    "unexpected %s in parameter %u of probe `%s'", found, n,
+		    probe);
+	return -EINVAL;
+}
+
+/*
+ * `( params )' at the current token. Stores up to DG_MAX_ARGS parameter
+ * texts in ARGS when ARGS is not NULL (the translated list after `:' is
+ * checked but not kept).
+ */
+static int params(struct parser *p, const char *probe, const char **args,
+		  unsigned *nargs)
+{
+	unsigned n = 0;
+	int closed = 0, err;
+
+	if (!is_punct(&p->tok, "("))
+		return expected(p, "`('", "after the probe name");
+	if (advance(p))
+		return -EINVAL;
+	while (!closed && !(n == 0 && is_punct(&p->tok, ")"))) {
+		if (args && n == DG_MAX_ARGS) {
+			dg_error_at(p->diag, &p->tok.loc,
+				    "probe `%s' has more than %d arguments: "
+				    "<sys/sdt.h> stops at DTRACE_PROBE%d",
+				    probe, DG_MAX_ARGS, DG_MAX_ARGS);
+			return -EINVAL;
+		}
+		err = param(p, probe, n + 1, &closed);
+		if (err)
+			return err;
+		if (args) {
+			args[n] = dg_arena_strndup(&p->m->arena,
+						   p->scratch.data,
+						   p->scratch.len);
+			if (!args[n] || p->scratch.failed)
+				return nomem(p);
+		}
+		n++;
+		if (advance(p)) /* past `,' or `)' */
+			return -EINVAL;
+	}
+	if (!closed && advance(p)) /* past the `)' of an empty list */
+		return -EINVAL;
+	/* (void) declares no arguments, as in C. */
+	if (n == 1 && args && !strcmp(args[0], "void"))
+		n = 0;
+	*nargs = n;
+	return 0;
+}
+
+static char *macro_name(struct dg_arena *a, const char *prov, const char *name)
+{
+	size_t lp = strlen(prov), ln = strlen(name), i, o = 0;
+	char *s = dg_arena_alloc(a, lp + ln + 2);
+
+	if (!s)
+		return NULL;
+	for (i = 0; i < lp; i++)
+		s[o++] = (prov[i] >= 'a' && prov[i] <= 'z') ? prov[i] - 32 :
+							      prov[i];
+	s[o++] = '_';
+	for (i = 0; i < ln; i++) {
+		char c = name[i];
+
+		/* `__' -> `_', left to right, as SystemTap's dtrace does. */
+		if (c == '_' && name[i + 1] == '_')
+			i++;
+		s[o++] = (c >= 'a' && c <= 'z') ? c - 32 : c;
+	}
+	s[o] = '\0';
+	return s;
+}
+
+static int clash(struct parser *p, struct dg_strset *set, const char *key,
+		 const struct dg_probe *pr, const char *what)
+{
+	size_t old;
+	int r = dg_strset_add(set, key, p->m->nprobes, &old);
+	const struct dg_probe *o;
+
+	if (r < 0)
+		return nomem(p);
+	if (r == 0)
+		return 0;
+	o = &p->m->probes[old];
+	if (what)
+		dg_error_at(p->diag, &pr->loc,
+			    "probe `%s' of provider `%s' has the same %s `%s' "
+			    "as probe `%s' of provider `%s'; rename one",
+			    pr->name, pr->provider, what, key, o->name,
+			    o->provider);
+	else
+		dg_error_at(p->diag, &pr->loc,
+			    "probe `%s' is declared twice in provider `%s'",
+			    pr->name, pr->provider);
+	dg_note_at(p->diag, &o->loc, "`%s' was declared here", o->name);
+	return -EINVAL;
+}
+
+static int add_probe(struct parser *p, struct dg_probe *pr)
+{
+	struct dg_arena *a = &p->m->arena;
+	struct dg_model *m = p->m;
+	char *key, *sema;
+	size_t lp = strlen(pr->provider), ln = strlen(pr->name);
+	int err;
+
+	if (m->nprobes == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 16;
+		struct dg_probe *np = realloc(m->probes, cap * sizeof(*np));
+
+		if (!np)
+			return nomem(p);
+		m->probes = np;
+		p->cap = cap;
+	}
+	key = dg_arena_alloc(a, lp + ln + 2);
+	sema = dg_arena_alloc(a, lp + ln + sizeof("__semaphore"));
+	pr->macro = macro_name(a, pr->provider, pr->name);
+	if (!key || !sema || !pr->macro)
+		return nomem(p);
+	sprintf(key, "%s:%s", pr->provider, pr->name);
+	sprintf(sema, "%s_%s_semaphore", pr->provider, pr->name);
+	err = clash(p, &p->probes, key, pr, NULL);
+	if (!err)
+		err = clash(p, &p->macros, pr->macro, pr, "macro name");
+	if (!err)
+		err = clash(p, &p->semas, sema, pr, "semaphore");
+	if (err)
+		return err;
+	m->probes[m->nprobes++] = *pr;
+	return 0;
+}
+
+/* `probe NAME ( params ) [: ( params )] ;', at `probe'. */
+static int probe(struct parser *p, const char *provider)
+{
+	const char *args[DG_MAX_ARGS] = { 0 };
+	struct dg_probe pr = { 0 };
+	unsigned ntrans;
+	int err;
+
+	if (advance(p))
+		return -EINVAL;
+	if (!name_ok(p))
+		return bad_name(p, "probe");
+	pr.provider = provider;
+	pr.loc = p->tok.loc;
+	pr.name = dg_arena_strndup(&p->m->arena, p->tok.text, p->tok.len);
+	if (!pr.name)
+		return nomem(p);
+	if (advance(p))
+		return -EINVAL;
+	err = params(p, pr.name, args, &pr.nargs);
+	if (err)
+		return err;
+	if (is_punct(&p->tok, ":")) {
+		if (advance(p))
+			return -EINVAL;
+		err = params(p, pr.name, NULL, &ntrans);
+		if (err)
+			return err;
+	}
+	if (!is_punct(&p->tok, ";")) {
+		struct dg_loc loc = after_prev(p);
+
+		dg_error_at(p->diag, &loc, "expected `;' after probe `%s'",
+			    pr.name);
+		return -EINVAL;
+	}
+	/* `(void)' keeps its text for the comment, as the source says. */
+	pr.nparams = pr.nargs ? pr.nargs : args[0] != NULL;
+	if (pr.nparams) {
+		pr.params = dg_arena_alloc(&p->m->arena,
+					   pr.nparams * sizeof(*pr.params));
+		if (!pr.params)
+			return nomem(p);
+		memcpy(pr.params, args, pr.nparams * sizeof(*pr.params));
+	}
+	err = add_probe(p, &pr);
+	if (err)
+		return err;
+	return advance(p);
+}
+
+/* `provider NAME { probes } [;]', at NAME. */
+static int provider(struct parser *p)
+{
+	struct dg_loc open;
+	const char *name;
+	size_t old;
+	int r;
+
+	if (!name_ok(p))
+		return bad_name(p, "provider");
+	name = dg_arena_strndup(&p->m->arena, p->tok.text, p->tok.len);
+	if (!name)
+		return nomem(p);
+	r = dg_strset_add(&p->providers, name, 0, &old);
+	if (r < 0)
+		return nomem(p);
+	if (r == 0)
+		p->m->nproviders++;
+	if (advance(p))
+		return -EINVAL;
+	if (!is_punct(&p->tok, "{"))
+		return expected(p, "`{'", "after the provider name");
+	open = p->tok.loc;
+	if (advance(p))
+		return -EINVAL;
+	while (!is_punct(&p->tok, "}")) {
+		if (is_word(&p->tok, "probe")) {
+			r = probe(p, name);
+			if (r)
+				return r;
+		} else if (p->tok.kind == DG_TOK_EOF ||
+			   is_word(&p->tok, "provider")) {
+			struct dg_loc loc = after_prev(p);
+
+			dg_error_at(p->diag, &loc,
+				    "missing `}' to close provider `%s'", name);
+			dg_note_at(p->diag, &open, "provider `%s' opens here",
+				   name);
+			return -EINVAL;
+		} else {
+			char ctx[128];
+
+			snprintf(ctx, sizeof(ctx), "in provider `%s'", name);
+			return expected(p, "`probe' or `}'", ctx);
+		}
+	}
+	if (advance(p))
+		return -EINVAL;
+	if (is_punct(&p->tok, ";") && advance(p))
+		return -EINVAL;
+	return 0;
+}
+
+static int closer_matches(char open, const struct dg_token *t)
+{
+	return (open == '{' && is_punct(t, "}")) ||
+	       (open == '(' && is_punct(t, ")")) ||
+	       (open == '[' && is_punct(t, "]"));
+}
+
+/*
+ * Anything outside providers, up to the next `provider NAME' at the top
+ * level: brackets must balance, nothing else is checked.
+ */
+static int file(struct parser *p)
+{
+	struct dg_token open = { 0 };
+	char *stack = NULL;
+	size_t depth = 0, cap = 0;
+	int err = 0;
+
+	if (advance(p))
+		return -EINVAL;
+	while (p->tok.kind != DG_TOK_EOF) {
+		const struct dg_token *t = &p->tok;
+
+		if (depth == 0 && is_word(t, "provider")) {
+			if (advance(p))
+				goto fail;
+			if (p->tok.kind == DG_TOK_IDENT ||
+			    p->tok.kind == DG_TOK_NUMBER ||
+			    is_punct(&p->tok, "{")) {
+				err = provider(p);
+				if (err)
+					goto out;
+			}
+			continue;
+		}
+		if (is_word(t, "probe") && !p->warned_stray &&
+		    (is_punct(&p->prev, "{") || is_punct(&p->prev, ";") ||
+		     is_punct(&p->prev, "}") || p->prev.kind == DG_TOK_EOF)) {
+			p->warned_stray = 1;
+			dg_warning_at(p->diag, &t->loc,
+				      "`probe' outside any provider is "
+				      "ignored");
+		}
+		if (is_punct(t, "{") || is_punct(t, "(") || is_punct(t, "[")) {
+			if (depth == cap) {
+				char *ns;
+
+				cap = cap ? cap * 2 : 16;
+				ns = realloc(stack, cap);
+				if (!ns) {
+					err = nomem(p);
+					goto out;
+				}
+				stack = ns;
+			}
+			if (depth == 0)
+				open = *t;
+			stack[depth++] = *t->text;
+		} else if (is_punct(t, "}") || is_punct(t, ")") ||
+			   is_punct(t, "]")) {
+			if (depth == 0 || !closer_matches(stack[depth - 1], t)) {
+				dg_error_at(p->diag, &t->loc,
+					    "unmatched `%c'", *t->text);
+				goto fail;
+			}
+			depth--;
+		}
+		if (advance(p))
+			goto fail;
+	}
+	if (depth) {
+		dg_error_at(p->diag, &open.loc, "`%c' is never closed",
+			    *open.text);
+		goto fail;
+	}
+	goto out;
+fail:
+	err = -EINVAL;
+out:
+	free(stack);
+	return err;
+}
+
+int dg_parse(struct dg_model *m, const char *file_name, const char *text,
+	     size_t len, int cpp_done, struct dg_diag *diag)
+{
+	struct parser p;
+	int err;
+
+	memset(m, 0, sizeof(*m));
+	memset(&p, 0, sizeof(p));
+	p.m = m;
+	p.diag = diag;
+	dg_lexer_init(&p.lx, file_name, text, len, cpp_done, &m->arena, diag);
+	err = file(&p);
+	if (!err && m->arena.failed)
+		err = nomem(&p);
+	if (!err && !m->nproviders)
+		dg_warning(diag, file_name,
+			   "no provider is declared: the output declares no "
+			   "probes");
+	dg_strset_free(&p.probes);
+	dg_strset_free(&p.macros);
+	dg_strset_free(&p.semas);
+	dg_strset_free(&p.providers);
+	dg_buf_free(&p.scratch);
+	return err;
+}
+
+void dg_model_free(struct dg_model *m)
+{
+	free(m->probes);
+	dg_arena_free(&m->arena);
+	memset(m, 0, sizeof(*m));
+}

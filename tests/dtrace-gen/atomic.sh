@@ -1,0 +1,46 @@
+#!/bin/sh
+# Outputs appear whole or not at all: a failed run leaves the earlier
+# output intact, no temporary file is left anywhere (the current
+# directory included), and many runs in parallel on the same input and
+# output never interfere.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+mkdir "$T/work" "$T/out" && cd "$T/work" || fail "cd"
+
+cp "$DG_DATA/inputs/memcached.d" good.d
+"$DG" -h -s good.d -o ../out/p.h || fail "-h"
+"$DG" -G -s good.d -o ../out/p.o || fail "-G"
+cp ../out/p.h ref.h && cp ../out/p.o ref.o
+# Parallel runs, half of them failing (bad input), all to the same files.
+printf 'provider a { probe x(; };\n' >bad.d
+i=0
+while [ $i -lt 24 ]; do
+	"$DG" -h -s good.d -o ../out/p.h 2>/dev/null &
+	"$DG" -G -s good.d -o ../out/p.o 2>/dev/null &
+	"$DG" -h -s bad.d -o ../out/p.h 2>/dev/null &
+	"$DG" -C -G -s bad.d -o ../out/p.o 2>/dev/null &
+	i=$((i + 1))
+done
+wait
+cmp -s ref.h ../out/p.h || fail "parallel runs damaged the header"
+cmp -s ref.o ../out/p.o || fail "parallel runs damaged the object"
+left=$(ls -A ../out | grep -v -x -e p.h -e p.o)
+[ -z "$left" ] || fail "temporary files left in the output directory: $left"
+left=$(ls -A . | grep -v -x -e good.d -e bad.d -e ref.h -e ref.o)
+[ -z "$left" ] || fail "files left in the current directory: $left"
+
+# The file gets the usual mode, not mkstemp's 0600.
+(umask 022 && "$DG" -h -s good.d -o ../out/mode.h) || fail "-h"
+expect_eq "mode" "-rw-r--r--" "$(ls -l ../out/mode.h | cut -c1-10)"
+# Outputs that are not regular files are written in place.
+"$DG" -h -s good.d -o /dev/null || fail "-o /dev/null"
+"$DG" -G -s good.d -o /dev/null || fail "-G -o /dev/null"
+# An interrupted run (SIGTERM while writing a big file) leaves nothing.
+awk 'BEGIN { print "provider big {"; for (i = 0; i < 100000; i++) printf "probe p%d(int);\n", i; print "};" }' >big.d
+"$DG" -h -s big.d -o ../out/big.h &
+sleep 0.05
+kill -TERM $! 2>/dev/null
+wait
+left=$(ls -A ../out | grep '^\.' || true)
+[ -z "$left" ] || fail "an interrupted run left $left"
+exit 0

@@ -1,0 +1,66 @@
+#!/bin/sh
+# The command line: SystemTap's options in both forms, default output
+# names, misuse, and -C through $CPP (split like a shell, run as C, -I/-D/
+# -U passed, #if honoured, its failure shown, its line markers used).
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+mkdir "$T/w" && cd "$T/w" || fail "cd"
+printf 'provider a { probe x(int); };\n' >probes.d
+
+"$DG" -h -s probes.d && [ -f probes.h ] || fail "default -h output probes.h"
+"$DG" -G -sprobes.d && [ -f probes.o ] || fail "default -G output probes.o, -sFILE"
+mkdir sub && "$DG" -h -s probes.d -osub/x.h && [ -f sub/x.h ] || fail "-oFILE"
+"$DG" -h -k -x nolibs -xlazyload -64 -fPIC -fpic -DPIC --types -s probes.d -o y.h 2>err ||
+	fail "compatibility flags rejected: $(cat err)"
+"$DG" --help | grep -q -- '-s FILE' || fail "--help"
+"$DG" --version | grep -q dtrace-gen || fail "--version"
+for bad in "-h" "-s probes.d" "-h -G -s probes.d" "-q -h -s probes.d" "-h -s"; do
+	"$DG" $bad >out 2>err && fail "accepted: $bad"
+	[ -s out ] && fail "misuse printed to stdout: $bad"
+	grep -q '^usage:\|cannot be combined' err || fail "no usage for: $bad: $(cat err)"
+done
+
+# -C: #if evaluated, -D/-U/-I both forms, a .d suffix still read as C.
+mkdir inc && printf '#define EXTRA_PROBE probe extra(long);\n' >inc/extra.h
+cat >c.d <<'D'
+#include "extra.h"
+provider c {
+#if defined(WITH_A) && !defined(NO_B)
+	probe a(int);
+#endif
+#ifdef NO_B
+	probe b(int);
+#endif
+	EXTRA_PROBE
+};
+D
+"$DG" -C -I inc -DWITH_A -h -s c.d -o c.h || fail "-C"
+expect_eq "-C macros" "C_A C_EXTRA" "$(sed -n 's/^#define \(C_[A-Z]*\)(.*/\1/p' c.h | xargs)"
+"$DG" -C -Iinc -D WITH_A -DNO_B -U NO_B -h -s c.d -o c2.h || fail "-C separate forms"
+expect_eq "-C -U" "C_A C_EXTRA" "$(sed -n 's/^#define \(C_[A-Z]*\)(.*/\1/p' c2.h | xargs)"
+"$DG" -C -Iinc -DNO_B -h -s c.d -o c3.h || fail "-C -DNO_B"
+expect_eq "-C -DNO_B" "C_B C_EXTRA" "$(sed -n 's/^#define \(C_[A-Z]*\)(.*/\1/p' c3.h | xargs)"
+# $CPP split like a shell.
+CPP="gcc -E '-DWITH_A'" "$DG" -C -Iinc -h -s c.d -o c4.h || fail "CPP with words and quotes"
+grep -q '^#define C_A(' c4.h || fail "CPP flags not used"
+# cpp failure: its stderr shown, nothing written.
+echo earlier >c5.h
+"$DG" -C -h -s c.d -o c5.h 2>err && fail "missing include accepted"
+grep -q 'extra.h' err || fail "cpp's message not shown: $(cat err)"
+grep -q "error: the preprocessor \`cpp' failed" err || fail "no failure message: $(cat err)"
+expect_eq "cpp failure keeps output" earlier "$(cat c5.h)"
+CPP=/nonexistent/cpp "$DG" -C -h -s probes.d -o c6.h 2>err && fail "missing CPP accepted"
+grep -q "cannot run the preprocessor" err || fail "missing CPP: $(cat err)"
+# Errors point into the original file through cpp's line markers.
+printf '/* one */\n/* two */\nprovider e {\n\tprobe x(int = 1);\n};\n' >e.d
+"$DG" -C -h -s e.d -o e.h 2>err && fail "bad input accepted with -C"
+expect_eq "-C error location" "e.d:4:14: error: unexpected \`=' in parameter 1 of probe \`x'" "$(head -n 1 err)"
+# No temporary files from -C in the current directory.
+left=$(ls -A | grep '^\.' || true)
+[ -z "$left" ] || fail "files left behind: $left"
+# -G visibility follows -D (and $CFLAGS, as SystemTap's compile did).
+"$DG" -G -s probes.d -o h.o && obj_summary h.o | grep -q HIDDEN || fail "hidden by default"
+"$DG" -G -D STAP_SDT_V2 -s probes.d -o v.o && obj_summary v.o | grep -q 'GLOBAL DEFAULT' || fail "-D STAP_SDT_V2"
+CFLAGS="-O2 -DSTAP_SDT_V2" "$DG" -G -s probes.d -o cf.o && obj_summary cf.o | grep -q 'GLOBAL DEFAULT' || fail "CFLAGS=-DSTAP_SDT_V2"
+"$DG" -G -DSTAP_SDT_V1 -s probes.d -o v1.o && obj_summary v1.o | grep -q 'symbol x_semaphore' || fail "V1 names"
+exit 0
