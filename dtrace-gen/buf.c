@@ -58,6 +58,29 @@ void dg_buf_puts(struct dg_buf *b, const char *s)
 	dg_buf_add(b, s, strlen(s));
 }
 
+/* The strings up to a NULL, one after another: the header's hot path. */
+void dg_buf_cat(struct dg_buf *b, ...)
+{
+	const char *s;
+	va_list ap;
+
+	va_start(ap, b);
+	while ((s = va_arg(ap, const char *)))
+		dg_buf_add(b, s, strlen(s));
+	va_end(ap);
+}
+
+void dg_buf_uint(struct dg_buf *b, unsigned v)
+{
+	char digits[12];
+	size_t i = sizeof(digits);
+
+	do
+		digits[--i] = (char)('0' + v % 10);
+	while ((v /= 10));
+	dg_buf_add(b, digits + i, sizeof(digits) - i);
+}
+
 void dg_buf_printf(struct dg_buf *b, const char *fmt, ...)
 {
 	va_list ap;

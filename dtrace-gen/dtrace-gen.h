@@ -38,6 +38,8 @@ struct dg_buf {
 
 void dg_buf_add(struct dg_buf *b, const char *s, size_t n);
 void dg_buf_puts(struct dg_buf *b, const char *s);
+void dg_buf_cat(struct dg_buf *b, ...) __attribute__((sentinel));
+void dg_buf_uint(struct dg_buf *b, unsigned v);
 void dg_buf_printf(struct dg_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void dg_buf_free(struct dg_buf *b);

@@ -25,18 +25,18 @@
 void dg_semaphore_name(const struct dg_probe *p, int v1, struct dg_buf *out)
 {
 	if (v1)
-		dg_buf_printf(out, "%s_semaphore", p->name);
+		dg_buf_cat(out, p->name, "_semaphore", NULL);
 	else
-		dg_buf_printf(out, "%s_%s_semaphore", p->provider, p->name);
+		dg_buf_cat(out, p->provider, "_", p->name, "_semaphore", NULL);
 }
 
 static void comment(const struct dg_probe *p, struct dg_buf *out)
 {
 	unsigned i;
 
-	dg_buf_printf(out, "/* %s (", p->macro);
+	dg_buf_cat(out, "/* ", p->macro, " (", NULL);
 	for (i = 0; i < p->nparams; i++)
-		dg_buf_printf(out, "%s %s", i ? "," : "", p->params[i]);
+		dg_buf_cat(out, i ? ", " : " ", p->params[i], NULL);
 	dg_buf_puts(out, " ) */\n");
 }
 
@@ -44,43 +44,37 @@ static void enabled(const struct dg_probe *p, struct dg_buf *out)
 {
 	const char *prov = p->provider, *name = p->name;
 
-	dg_buf_puts(out, "#if defined STAP_SDT_V1\n");
-	dg_buf_printf(out,
-		      "#define %s_ENABLED() __builtin_expect "
-		      "(" VOLATILE_READ "%s_semaphore, 0)\n",
-		      p->macro, name);
-	dg_buf_printf(out, "#define %s_%s_semaphore %s_semaphore\n", prov,
-		      name, name);
-	dg_buf_puts(out, "#else\n");
-	dg_buf_printf(out,
-		      "#define %s_ENABLED() __builtin_expect "
-		      "(" VOLATILE_READ "%s_%s_semaphore, 0)\n",
-		      p->macro, prov, name);
-	dg_buf_puts(out, "#endif\n");
+	dg_buf_cat(out, "#if defined STAP_SDT_V1\n#define ", p->macro,
+		   "_ENABLED() __builtin_expect (" VOLATILE_READ, name,
+		   "_semaphore, 0)\n#define ", prov, "_", name,
+		   "_semaphore ", name, "_semaphore\n#else\n#define ",
+		   p->macro, "_ENABLED() __builtin_expect (" VOLATILE_READ,
+		   prov, "_", name, "_semaphore, 0)\n#endif\n", NULL);
 	/* unsigned short: the size the kernel and tracers count in. */
-	dg_buf_printf(out,
-		      "__extension__ extern unsigned short %s_%s_semaphore "
-		      "__attribute__ ((unused)) "
-		      "__attribute__ ((section (\".probes\")));\n",
-		      prov, name);
+	dg_buf_cat(out, "__extension__ extern unsigned short ", prov, "_",
+		   name,
+		   "_semaphore __attribute__ ((unused)) "
+		   "__attribute__ ((section (\".probes\")));\n",
+		   NULL);
 }
 
 static void fire(const struct dg_probe *p, struct dg_buf *out)
 {
 	unsigned i;
 
-	dg_buf_printf(out, "#define %s(", p->macro);
-	for (i = 0; i < p->nargs; i++)
-		dg_buf_printf(out, "%sarg%u", i ? ", " : "", i + 1);
-	dg_buf_puts(out, ") \\\n");
+	dg_buf_cat(out, "#define ", p->macro, "(", NULL);
+	for (i = 0; i < p->nargs; i++) {
+		dg_buf_puts(out, i ? ", arg" : "arg");
+		dg_buf_uint(out, i + 1);
+	}
+	dg_buf_puts(out, ") \\\nDTRACE_PROBE");
 	if (p->nargs)
-		dg_buf_printf(out, "DTRACE_PROBE%u (%s, %s", p->nargs,
-			      p->provider, p->name);
-	else
-		dg_buf_printf(out, "DTRACE_PROBE (%s, %s", p->provider,
-			      p->name);
-	for (i = 0; i < p->nargs; i++)
-		dg_buf_printf(out, ", arg%u", i + 1);
+		dg_buf_uint(out, p->nargs);
+	dg_buf_cat(out, " (", p->provider, ", ", p->name, NULL);
+	for (i = 0; i < p->nargs; i++) {
+		dg_buf_puts(out, ", arg");
+		dg_buf_uint(out, i + 1);
+	}
 	dg_buf_puts(out, ")\n\n");
 }
 
