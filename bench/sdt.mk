@@ -1,1 +1,3 @@
-# bench for sdt: filled in by its component.
+# bench for sdt: the untraced cost of a probe site against SystemTap's header.
+BENCH_LIST += bench/sdt-cost.sh
+EXTRA_DIST += bench/sdt-cost.sh bench/sdt-loop.c

@@ -1,1 +1,843 @@
-/* placeholder until the header lands */
+/* SPDX-License-Identifier: MIT */
+/*
+ * <sys/sdt.h>: static probes for Linux user-space tracing (USDT).
+ *
+ * A drop-in for SystemTap's header of the same name: the same macros
+ * (STAP_PROBEn, DTRACE_PROBEn, STAP_PROBEV, the assembler forms, semaphores)
+ * and the same note, which bpftrace, bcc, libbpf, gdb, perf and SystemTap
+ * read. A probe is a nop in the code plus an ELF note in .note.stapsdt that
+ * names it and says where each argument is when the nop is reached.
+ *
+ * What differs from SystemTap is where arguments are put. The note holds,
+ * per argument, "[-]SIZE@OPERAND" with the operand printed by the compiler.
+ * SystemTap lets the compiler pick any operand ("nor"), so real binaries
+ * carry "gi(%rip)", "%fs:x@tpoff" or "(%rax,%rbx,8)" that some consumers
+ * cannot read. Here the compiler only gets choices that every consumer
+ * parses:
+ *  - machines with 64-bit registers: a register or an integer constant
+ *    ("nr"); on ppc64 only a register, as its constants and register
+ *    numbers look alike.
+ *  - machines with 32-bit registers (i386, arm, ...): a copy of the
+ *    argument in a local variable, passed as memory ("m"), which can only be
+ *    a frame slot (register + displacement). This also covers 8-byte values,
+ *    which no single register holds there, and probes with more arguments
+ *    than the machine has free registers.
+ * Floats travel as their raw bits (unsigned). Struct, union, __int128 and
+ * long double arguments are refused at compile time, with what to do.
+ *
+ * The probe site is one nop, one byte on x86 (the kernel may turn a 5-byte
+ * nop into a call, which clobbers the red zone below the stack pointer),
+ * plus whatever moves put the arguments where the note says. Nothing runs
+ * when no tracer is attached.
+ *
+ * The layout of the note is written once (_SDT_NOTE), as assembler lines
+ * that become a string for an asm statement in C and C++, or stay lines in
+ * a preprocessed .S file (__ASSEMBLER__).
+ */
+#ifndef _SYS_SDT_H
+#define _SYS_SDT_H 1
+
+#include "sdt-config.h"
+
+/*
+ * STAP_SDT_V1 and STAP_SDT_V2 asked old SystemTap headers for older note
+ * versions. Every consumer reads version 3, which is all we write: the
+ * macros are accepted and change nothing.
+ */
+
+/* ---- One block per architecture ---------------------------------------
+ * _SDT_NOP          the probe site instruction
+ * _SDT_ARG_IN_FRAME 1: arguments are copied to frame slots ("m")
+ * _SDT_ARG_REG      otherwise, the constraint for an argument
+ * _SDT_ARG_PRINT    operand modifier naming the register ("%q": %rax)
+ */
+#if defined(__x86_64__)
+/* The 64-bit names: gdb knows no %r8b..%r15b; the size says the width. */
+#define _SDT_NOP nop
+#define _SDT_ARG_IN_FRAME 0
+#define _SDT_ARG_REG "nr"
+#define _SDT_ARG_PRINT "%q"
+#elif defined(__i386__)
+#define _SDT_NOP nop
+#define _SDT_ARG_IN_FRAME 1
+#define _SDT_ARG_REG "nr"
+#define _SDT_ARG_PRINT "%k"
+#define _SDT_FRAME_TEXT(s, o) "%c" #s "@%c" #o "(%k0)"
+#elif defined(__aarch64__)
+/* gcc and clang print x0..x30 for every general register operand. */
+#define _SDT_NOP nop
+#define _SDT_ARG_IN_FRAME 0
+#define _SDT_ARG_REG "nr"
+#define _SDT_ARG_PRINT "%"
+#elif defined(__arm__)
+#define _SDT_NOP nop
+#define _SDT_ARG_IN_FRAME 1
+#define _SDT_ARG_REG "nr"
+#define _SDT_ARG_PRINT "%"
+#define _SDT_FRAME_TEXT(s, o) "%c" #s "@[%0, #%c" #o "]"
+#elif defined(__riscv) && __riscv_xlen == 64
+#define _SDT_NOP nop
+#define _SDT_ARG_IN_FRAME 0
+#define _SDT_ARG_REG "nr"
+#define _SDT_ARG_PRINT "%"
+#elif defined(__powerpc64__)
+/* Registers print as bare numbers, so a constant would read as one. */
+#define _SDT_NOP nop
+#define _SDT_ARG_IN_FRAME 0
+#define _SDT_ARG_REG "r"
+#define _SDT_ARG_PRINT "%"
+#elif defined(__s390x__)
+/* The 4-byte nop: uprobes and SystemTap expect "nop 0" here. */
+#define _SDT_NOP nop 0
+#define _SDT_ARG_IN_FRAME 0
+#define _SDT_ARG_REG "nr"
+#define _SDT_ARG_PRINT "%"
+#else
+/* Anything else: frame slots when registers are narrower than 8 bytes. */
+#if defined(__s390__) || defined(__ia64__)
+#define _SDT_NOP nop 0
+#else
+#define _SDT_NOP nop
+#endif
+#if defined(__LP64__) || defined(_LP64)
+#define _SDT_ARG_IN_FRAME 0
+#else
+#define _SDT_ARG_IN_FRAME 1
+#endif
+#define _SDT_ARG_REG "nr"
+#define _SDT_ARG_PRINT "%"
+#define _SDT_FRAME_TEXT(s, o) "%c" #s "@%c" #o "(%0)"
+#endif
+
+/* A user-chosen constraint wins, applied to the argument as SystemTap does. */
+#ifdef STAP_SDT_ARG_CONSTRAINT
+#undef _SDT_ARG_IN_FRAME
+#define _SDT_ARG_IN_FRAME 0
+#undef _SDT_ARG_REG
+#define _SDT_ARG_REG _SDT_STR(STAP_SDT_ARG_CONSTRAINT)
+#endif
+
+#if defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+#define _SDT_ASM_ADDR .8byte
+#elif !defined(__SIZEOF_POINTER__) && (defined(__LP64__) || defined(_LP64))
+#define _SDT_ASM_ADDR .8byte
+#else
+#define _SDT_ASM_ADDR .4byte
+#endif
+
+#define _SDT_STR_(x) #x
+#define _SDT_STR(x) _SDT_STR_(x)
+#define _SDT_CAT_(a, b) a##b
+#define _SDT_CAT(a, b) _SDT_CAT_(a, b)
+
+/* ---- Assembler lines: a string in C and C++, lines in a .S file ------- */
+#ifdef __ASSEMBLER__
+#define _SDT_ASM1(a) a;
+#define _SDT_ASM2(a, b) a, b;
+#define _SDT_ASM3(a, b, c) a, b, c;
+#define _SDT_ASM5(a, b, c, d, e) a, b, c, d, e;
+#else
+#define _SDT_ASM1(a) _SDT_STR(a) "\n"
+#define _SDT_ASM2(a, b) _SDT_STR(a) "," _SDT_STR(b) "\n"
+#define _SDT_ASM3(a, b, c) _SDT_STR(a) "," _SDT_STR(b) "," _SDT_STR(c) "\n"
+#define _SDT_ASM5(a, b, c, d, e)                                               \
+	_SDT_STR(a) "," _SDT_STR(b) "," _SDT_STR(c) "," _SDT_STR(d) ","       \
+		_SDT_STR(e) "\n"
+#endif
+
+#if _SDT_ASM_SECTION_AUTOGROUP_SUPPORT
+#define _SDT_NOTE_GROUP "?"
+#else
+#define _SDT_NOTE_GROUP ""
+#endif
+
+#if defined _SDT_HAS_SEMAPHORES
+#define _SDT_SEMAPHORE(provider, name) provider##_##name##_semaphore
+#else
+#define _SDT_SEMAPHORE(provider, name) 0
+#endif
+
+/*
+ * The note (NT_STAPSDT, version 3): name "stapsdt"; then the probe's
+ * address, the address of _.stapsdt.base (tracers adjust the first by how
+ * far the second moved, e.g. under prelink), the semaphore's address or 0;
+ * then provider, name and argument spec as C strings. ARGS is the line
+ * that emits the spec. The "?" flag puts the note in the section group of
+ * the code around it, so it goes away with a discarded inline function.
+ */
+#define _SDT_NOTE(provider, name, args)                                        \
+	_SDT_ASM1(990: _SDT_NOP)                                               \
+	_SDT_ASM3(.pushsection .note.stapsdt, _SDT_NOTE_GROUP, "note")         \
+	_SDT_ASM1(.balign 4)                                                   \
+	_SDT_ASM3(.4byte 992f-991f, 994f-993f, 3)                              \
+	_SDT_ASM1(991: .asciz "stapsdt")                                       \
+	_SDT_ASM1(992: .balign 4)                                              \
+	_SDT_ASM1(993: _SDT_ASM_ADDR 990b)                                     \
+	_SDT_ASM1(_SDT_ASM_ADDR _.stapsdt.base)                                \
+	_SDT_ASM1(_SDT_ASM_ADDR _SDT_SEMAPHORE(provider, name))                \
+	_SDT_ASM1(.asciz _SDT_STR(provider))                                   \
+	_SDT_ASM1(.asciz _SDT_STR(name))                                       \
+	args                                                                   \
+	_SDT_ASM1(994: .balign 4)                                              \
+	_SDT_ASM1(.popsection)
+
+/*
+ * _.stapsdt.base: one byte per linked object, whatever the number of probes
+ * (a comdat group keeps one copy). Only the notes refer to it, and they are
+ * not allocated, so --gc-sections would drop it: "R" (retain) keeps it
+ * where the assembler knows the flag.
+ */
+#if !defined(_SDT_ASM_SECTION_RETAIN_SUPPORT)
+#if defined(__clang__) && __clang_major__ >= 13
+#define _SDT_BASE_FLAGS_OTHER "aGR"
+#else
+#define _SDT_BASE_FLAGS_OTHER "aG"
+#endif
+#define _SDT_BASE_SECTION                                                      \
+	_SDT_ASM1(.ifdef .gasversion.)                                         \
+	_SDT_ASM1(.if .gasversion.>=23600)                                     \
+	_SDT_BASE_PUSH("aGR")                                                  \
+	_SDT_ASM1(.else)                                                       \
+	_SDT_BASE_PUSH("aG")                                                   \
+	_SDT_ASM1(.endif)                                                      \
+	_SDT_ASM1(.else)                                                       \
+	_SDT_BASE_PUSH(_SDT_BASE_FLAGS_OTHER)                                  \
+	_SDT_ASM1(.endif)
+#elif _SDT_ASM_SECTION_RETAIN_SUPPORT
+#define _SDT_BASE_SECTION _SDT_BASE_PUSH("aGR")
+#else
+#define _SDT_BASE_SECTION _SDT_BASE_PUSH("aG")
+#endif
+#define _SDT_BASE_PUSH(flags)                                                  \
+	_SDT_ASM5(.pushsection .stapsdt.base, flags, "progbits",               \
+		  .stapsdt.base, comdat)
+
+#define _SDT_BASE                                                              \
+	_SDT_ASM1(.ifndef _.stapsdt.base)                                      \
+	_SDT_BASE_SECTION                                                      \
+	_SDT_ASM1(.weak _.stapsdt.base)                                        \
+	_SDT_ASM1(.hidden _.stapsdt.base)                                      \
+	_SDT_ASM1(_.stapsdt.base: .space 1)                                    \
+	_SDT_ASM2(.size _.stapsdt.base, 1)                                     \
+	_SDT_ASM1(.popsection)                                                 \
+	_SDT_ASM1(.endif)
+
+#ifdef __ASSEMBLER__
+/* ---- .S files: arguments are written as specs, "-4@%eax" -------------- */
+#define _SDT_DEPAREN_0()
+#define _SDT_DEPAREN_1(a) a
+#define _SDT_DEPAREN_2(a, b) a b
+#define _SDT_DEPAREN_3(a, b, c) a b c
+#define _SDT_DEPAREN_4(a, b, c, d) a b c d
+#define _SDT_DEPAREN_5(a, b, c, d, e) a b c d e
+#define _SDT_DEPAREN_6(a, b, c, d, e, f) a b c d e f
+#define _SDT_DEPAREN_7(a, b, c, d, e, f, g) a b c d e f g
+#define _SDT_DEPAREN_8(a, b, c, d, e, f, g, h) a b c d e f g h
+#define _SDT_DEPAREN_9(a, b, c, d, e, f, g, h, i) a b c d e f g h i
+#define _SDT_DEPAREN_10(a, b, c, d, e, f, g, h, i, j) a b c d e f g h i j
+#define _SDT_DEPAREN_11(a, b, c, d, e, f, g, h, i, j, k) a b c d e f g h i j k
+#define _SDT_DEPAREN_12(a, b, c, d, e, f, g, h, i, j, k, l)                    \
+	a b c d e f g h i j k l
+#define _SDT_ASM_SPEC(spec) _SDT_ASM1(.asciz _SDT_STR(spec))
+#define _SDT_ASM_ARGS_0() _SDT_ASM1(.asciz "")
+#define _SDT_ASM_ARGS_1(a) _SDT_ASM_SPEC(_SDT_DEPAREN_1(a))
+#define _SDT_ASM_ARGS_2(a, b) _SDT_ASM_SPEC(_SDT_DEPAREN_2(a, b))
+#define _SDT_ASM_ARGS_3(a, b, c) _SDT_ASM_SPEC(_SDT_DEPAREN_3(a, b, c))
+#define _SDT_ASM_ARGS_4(a, b, c, d) _SDT_ASM_SPEC(_SDT_DEPAREN_4(a, b, c, d))
+#define _SDT_ASM_ARGS_5(a, b, c, d, e) \
+	_SDT_ASM_SPEC(_SDT_DEPAREN_5(a, b, c, d, e))
+#define _SDT_ASM_ARGS_6(a, b, c, d, e, f) \
+	_SDT_ASM_SPEC(_SDT_DEPAREN_6(a, b, c, d, e, f))
+#define _SDT_ASM_ARGS_7(a, b, c, d, e, f, g) \
+	_SDT_ASM_SPEC(_SDT_DEPAREN_7(a, b, c, d, e, f, g))
+#define _SDT_ASM_ARGS_8(a, b, c, d, e, f, g, h) \
+	_SDT_ASM_SPEC(_SDT_DEPAREN_8(a, b, c, d, e, f, g, h))
+#define _SDT_ASM_ARGS_9(a, b, c, d, e, f, g, h, i) \
+	_SDT_ASM_SPEC(_SDT_DEPAREN_9(a, b, c, d, e, f, g, h, i))
+#define _SDT_ASM_ARGS_10(a, b, c, d, e, f, g, h, i, j) \
+	_SDT_ASM_SPEC(_SDT_DEPAREN_10(a, b, c, d, e, f, g, h, i, j))
+#define _SDT_ASM_ARGS_11(a, b, c, d, e, f, g, h, i, j, k) \
+	_SDT_ASM_SPEC(_SDT_DEPAREN_11(a, b, c, d, e, f, g, h, i, j, k))
+#define _SDT_ASM_ARGS_12(a, b, c, d, e, f, g, h, i, j, k, l) \
+	_SDT_ASM_SPEC(_SDT_DEPAREN_12(a, b, c, d, e, f, g, h, i, j, k, l))
+#define _SDT_PROBE(provider, name, n, args)                                    \
+	_SDT_NOTE(provider, name, _SDT_ASM_ARGS_##n args)                      \
+	_SDT_BASE
+
+#else /* C and C++ */
+
+/* ---- What each argument is: size, signedness, whether we can pass it -- */
+#ifdef __cplusplus
+/*
+ * __sdt_decay(x) has the type x has once passed by value: arrays and
+ * functions become pointers, cv-qualifiers go. Only used under __typeof__.
+ */
+template <typename __sdt_T> __sdt_T __sdt_decay(__sdt_T);
+#define _SDT_TYPE(x) __typeof__(__sdt_decay(x))
+
+/* Kind: 0 arithmetic or pointer, 1 enumeration, 2 class or union. */
+template <typename __sdt_T, int __sdt_kind> struct __sdt_sign_of {
+	enum { value = (__sdt_T)-1 < (__sdt_T)1 };
+};
+template <typename __sdt_T> struct __sdt_sign_of<__sdt_T, 1> {
+	enum {
+		value = (__underlying_type(__sdt_T))-1 <
+			(__underlying_type(__sdt_T))1
+	};
+};
+template <typename __sdt_T> struct __sdt_sign_of<__sdt_T, 2> {
+	enum { value = 0 };
+};
+template <typename __sdt_T> struct __sdt_type {
+	enum {
+		is_signed = __sdt_sign_of<__sdt_T,
+					  __is_enum(__sdt_T) ? 1 :
+					  __is_class(__sdt_T) ||
+							  __is_union(__sdt_T) ?
+							  2 :
+							  0>::value,
+		is_record = __is_class(__sdt_T) || __is_union(__sdt_T)
+	};
+};
+/* Pointers (also to functions) and floats are unsigned bits. */
+template <typename __sdt_T> struct __sdt_type<__sdt_T *> {
+	enum { is_signed = 0, is_record = 0 };
+};
+template <> struct __sdt_type<bool> {
+	enum { is_signed = 0, is_record = 0 };
+};
+template <> struct __sdt_type<float> {
+	enum { is_signed = 0, is_record = 0 };
+};
+template <> struct __sdt_type<double> {
+	enum { is_signed = 0, is_record = 0 };
+};
+template <> struct __sdt_type<long double> {
+	enum { is_signed = 0, is_record = 0 };
+};
+
+#define _SDT_ARG_SIZE(x) sizeof(_SDT_TYPE(x))
+#define _SDT_ARG_SIGNED(x) (__sdt_type<_SDT_TYPE(x)>::is_signed)
+#define _SDT_ARG_IS_RECORD(x) (__sdt_type<_SDT_TYPE(x)>::is_record)
+
+#else /* C */
+/*
+ * __builtin_classify_type: 1 integer, 2 char, 3 enum, 4 bool, 5 pointer,
+ * 8 real, 9 complex, 10 function, 12 struct, 13 union, 14 array.
+ */
+#define _SDT_CLASS(x) __builtin_classify_type(x)
+#define _SDT_IS_INTEGER(x) (_SDT_CLASS(x) >= 1 && _SDT_CLASS(x) <= 4)
+#define _SDT_IS_ADDRESS(x)                                                     \
+	(_SDT_CLASS(x) == 5 || _SDT_CLASS(x) == 10 || _SDT_CLASS(x) == 14)
+/* The integer type of x, or unsigned int for anything else. */
+#define _SDT_INT_TYPE(x)                                                       \
+	__typeof__(__builtin_choose_expr(_SDT_IS_INTEGER(x), (x), 0U))
+#define _SDT_ARG_SIZE(x)                                                       \
+	sizeof(__builtin_choose_expr(_SDT_IS_ADDRESS(x), (void *)0, (x)))
+#define _SDT_ARG_SIGNED(x) ((_SDT_INT_TYPE(x))-1 < (_SDT_INT_TYPE(x))1)
+#define _SDT_ARG_IS_RECORD(x)                                                  \
+	(_SDT_CLASS(x) == 9 || _SDT_CLASS(x) == 12 || _SDT_CLASS(x) == 13)
+#endif
+
+#define _SDT_ARG_OK(x)                                                         \
+	(!_SDT_ARG_IS_RECORD(x) &&                                             \
+	 (_SDT_ARG_SIZE(x) == 1 || _SDT_ARG_SIZE(x) == 2 ||                    \
+	  _SDT_ARG_SIZE(x) == 4 || _SDT_ARG_SIZE(x) == 8))
+
+/* -SIZE for a signed argument, SIZE otherwise: printed as the spec prefix. */
+#define _SDT_ARG_SIZE_SIGN(x)                                                  \
+	(_SDT_ARG_SIGNED(x) ? -(int)_SDT_ARG_SIZE(x) : (int)_SDT_ARG_SIZE(x))
+
+/*
+ * Refuse what no register holds, saying what to pass instead. A
+ * declaration, so it must come first in the probe's block.
+ */
+#define _SDT_CHECK_MESSAGE                                                     \
+	"sys/sdt.h: a probe argument must be an integer, enum, bool, "        \
+	"pointer, float or double (1, 2, 4 or 8 bytes); for a struct, union, " \
+	"__int128 or long double pass a pointer to it or one of its scalar "   \
+	"fields instead"
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define _SDT_CHECK(i, x) static_assert(_SDT_ARG_OK(x), _SDT_CHECK_MESSAGE);
+#elif defined(__cplusplus)
+/* The error names the missing member, which says what to do. */
+template <bool __sdt_ok> struct __sdt_check {
+	typedef char
+		probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead;
+};
+template <> struct __sdt_check<false> {
+};
+#define _SDT_CHECK(i, x)                                                       \
+	typedef __sdt_check<_SDT_ARG_OK(x)>::                                  \
+		probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead \
+			_SDT_CHECKED_##i __attribute__((__unused__));
+#else
+#define _SDT_CHECK(i, x)                                                       \
+	__extension__ _Static_assert(_SDT_ARG_OK(x), _SDT_CHECK_MESSAGE);
+#endif
+
+/* ---- How the arguments reach the asm statement -----------------------
+ * Registers: operand 2i-2 is argument i's signed size, 2i-1 its value,
+ *   "%c0@%q1" prints "-4@%rdi".
+ * Frame: the arguments are copied into one local struct whose address is
+ *   operand 0, in a register; operand 2i-1 is argument i's signed size, 2i
+ *   its offset in the struct: "%c1@%c2(%k0)" prints "-4@8(%eax)". One
+ *   register serves all arguments, however far the struct is from the
+ *   stack pointer (arm cannot reach far slots without one per argument).
+ * Numbered operands, not named: they keep the asm string within the 509
+ * characters C90 promises (clang -pedantic checks).
+ */
+#define _SDT_REG_TEXT(s, a) "%c" #s "@" _SDT_ARG_PRINT #a
+#define _SDT_REG_OPERAND(i, x)                                                 \
+	"n"(_SDT_ARG_SIZE_SIGN(x)), _SDT_ARG_REG(x)
+#define _SDT_FRAME_OPERAND(i, x)                                               \
+	"n"(_SDT_ARG_SIZE_SIGN(x)),                                            \
+		"n"(__builtin_offsetof(__typeof__(_SDT_FRAME), _SDT_F##i))
+#ifdef __cplusplus
+#define _SDT_FIELD(i, x) _SDT_TYPE(x) _SDT_F##i;
+#define _SDT_VALUE(i, x) (x)
+#else
+/* Addresses (pointers, arrays, functions) as integers of their size. */
+#define _SDT_FIELD(i, x)                                                       \
+	__typeof__(__builtin_choose_expr(_SDT_IS_ADDRESS(x), 0UL, (x)))        \
+	_SDT_F##i;
+#define _SDT_VALUE(i, x)                                                       \
+	__builtin_choose_expr(_SDT_IS_ADDRESS(x), (unsigned long)(x), (x))
+#endif
+
+/* Per argument count: checks, the frame copy, operands and spec text. */
+#define _SDT_CHECKS_0()
+#define _SDT_CHECKS_1(a1) _SDT_CHECK(1, a1)
+#define _SDT_CHECKS_2(a1, a2) \
+	_SDT_CHECKS_1(a1) _SDT_CHECK(2, a2)
+#define _SDT_CHECKS_3(a1, a2, a3) \
+	_SDT_CHECKS_2(a1, a2) _SDT_CHECK(3, a3)
+#define _SDT_CHECKS_4(a1, a2, a3, a4) \
+	_SDT_CHECKS_3(a1, a2, a3) _SDT_CHECK(4, a4)
+#define _SDT_CHECKS_5(a1, a2, a3, a4, a5) \
+	_SDT_CHECKS_4(a1, a2, a3, a4) _SDT_CHECK(5, a5)
+#define _SDT_CHECKS_6(a1, a2, a3, a4, a5, a6) \
+	_SDT_CHECKS_5(a1, a2, a3, a4, a5) _SDT_CHECK(6, a6)
+#define _SDT_CHECKS_7(a1, a2, a3, a4, a5, a6, a7) \
+	_SDT_CHECKS_6(a1, a2, a3, a4, a5, a6) _SDT_CHECK(7, a7)
+#define _SDT_CHECKS_8(a1, a2, a3, a4, a5, a6, a7, a8) \
+	_SDT_CHECKS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_CHECK(8, a8)
+#define _SDT_CHECKS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	_SDT_CHECKS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_CHECK(9, a9)
+#define _SDT_CHECKS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	_SDT_CHECKS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_CHECK(10, a10)
+#define _SDT_CHECKS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	_SDT_CHECKS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_CHECK(11, a11)
+#define _SDT_CHECKS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	_SDT_CHECKS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_CHECK(12, a12)
+
+#if _SDT_ARG_IN_FRAME
+#define _SDT_FRAME_0()
+#define _SDT_FRAME_1(a1) \
+	__extension__ struct { _SDT_FIELDS_1(a1) } _SDT_FRAME = { \
+		_SDT_VALUES_1(a1) };
+#define _SDT_FRAME_2(a1, a2) \
+	__extension__ struct { _SDT_FIELDS_2(a1, a2) } _SDT_FRAME = { \
+		_SDT_VALUES_2(a1, a2) };
+#define _SDT_FRAME_3(a1, a2, a3) \
+	__extension__ struct { _SDT_FIELDS_3(a1, a2, a3) } _SDT_FRAME = { \
+		_SDT_VALUES_3(a1, a2, a3) };
+#define _SDT_FRAME_4(a1, a2, a3, a4) \
+	__extension__ struct { _SDT_FIELDS_4(a1, a2, a3, a4) } _SDT_FRAME = { \
+		_SDT_VALUES_4(a1, a2, a3, a4) };
+#define _SDT_FRAME_5(a1, a2, a3, a4, a5) \
+	__extension__ struct { _SDT_FIELDS_5(a1, a2, a3, a4, a5) } _SDT_FRAME = { \
+		_SDT_VALUES_5(a1, a2, a3, a4, a5) };
+#define _SDT_FRAME_6(a1, a2, a3, a4, a5, a6) \
+	__extension__ struct { _SDT_FIELDS_6(a1, a2, a3, a4, a5, a6) } _SDT_FRAME = { \
+		_SDT_VALUES_6(a1, a2, a3, a4, a5, a6) };
+#define _SDT_FRAME_7(a1, a2, a3, a4, a5, a6, a7) \
+	__extension__ struct { _SDT_FIELDS_7(a1, a2, a3, a4, a5, a6, a7) } _SDT_FRAME = { \
+		_SDT_VALUES_7(a1, a2, a3, a4, a5, a6, a7) };
+#define _SDT_FRAME_8(a1, a2, a3, a4, a5, a6, a7, a8) \
+	__extension__ struct { _SDT_FIELDS_8(a1, a2, a3, a4, a5, a6, a7, a8) } _SDT_FRAME = { \
+		_SDT_VALUES_8(a1, a2, a3, a4, a5, a6, a7, a8) };
+#define _SDT_FRAME_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	__extension__ struct { _SDT_FIELDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) } _SDT_FRAME = { \
+		_SDT_VALUES_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) };
+#define _SDT_FRAME_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	__extension__ struct { _SDT_FIELDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) } _SDT_FRAME = { \
+		_SDT_VALUES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) };
+#define _SDT_FRAME_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	__extension__ struct { _SDT_FIELDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) } _SDT_FRAME = { \
+		_SDT_VALUES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) };
+#define _SDT_FRAME_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	__extension__ struct { _SDT_FIELDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) } _SDT_FRAME = { \
+		_SDT_VALUES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) };
+
+#define _SDT_FIELDS_0()
+#define _SDT_FIELDS_1(a1) _SDT_FIELD(1, a1)
+#define _SDT_FIELDS_2(a1, a2) \
+	_SDT_FIELDS_1(a1) _SDT_FIELD(2, a2)
+#define _SDT_FIELDS_3(a1, a2, a3) \
+	_SDT_FIELDS_2(a1, a2) _SDT_FIELD(3, a3)
+#define _SDT_FIELDS_4(a1, a2, a3, a4) \
+	_SDT_FIELDS_3(a1, a2, a3) _SDT_FIELD(4, a4)
+#define _SDT_FIELDS_5(a1, a2, a3, a4, a5) \
+	_SDT_FIELDS_4(a1, a2, a3, a4) _SDT_FIELD(5, a5)
+#define _SDT_FIELDS_6(a1, a2, a3, a4, a5, a6) \
+	_SDT_FIELDS_5(a1, a2, a3, a4, a5) _SDT_FIELD(6, a6)
+#define _SDT_FIELDS_7(a1, a2, a3, a4, a5, a6, a7) \
+	_SDT_FIELDS_6(a1, a2, a3, a4, a5, a6) _SDT_FIELD(7, a7)
+#define _SDT_FIELDS_8(a1, a2, a3, a4, a5, a6, a7, a8) \
+	_SDT_FIELDS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_FIELD(8, a8)
+#define _SDT_FIELDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	_SDT_FIELDS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_FIELD(9, a9)
+#define _SDT_FIELDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	_SDT_FIELDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_FIELD(10, a10)
+#define _SDT_FIELDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	_SDT_FIELDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_FIELD(11, a11)
+#define _SDT_FIELDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	_SDT_FIELDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_FIELD(12, a12)
+
+#define _SDT_VALUES_0()
+#define _SDT_VALUES_1(a1) _SDT_VALUE(1, a1)
+#define _SDT_VALUES_2(a1, a2) \
+	_SDT_VALUES_1(a1), _SDT_VALUE(2, a2)
+#define _SDT_VALUES_3(a1, a2, a3) \
+	_SDT_VALUES_2(a1, a2), _SDT_VALUE(3, a3)
+#define _SDT_VALUES_4(a1, a2, a3, a4) \
+	_SDT_VALUES_3(a1, a2, a3), _SDT_VALUE(4, a4)
+#define _SDT_VALUES_5(a1, a2, a3, a4, a5) \
+	_SDT_VALUES_4(a1, a2, a3, a4), _SDT_VALUE(5, a5)
+#define _SDT_VALUES_6(a1, a2, a3, a4, a5, a6) \
+	_SDT_VALUES_5(a1, a2, a3, a4, a5), _SDT_VALUE(6, a6)
+#define _SDT_VALUES_7(a1, a2, a3, a4, a5, a6, a7) \
+	_SDT_VALUES_6(a1, a2, a3, a4, a5, a6), _SDT_VALUE(7, a7)
+#define _SDT_VALUES_8(a1, a2, a3, a4, a5, a6, a7, a8) \
+	_SDT_VALUES_7(a1, a2, a3, a4, a5, a6, a7), _SDT_VALUE(8, a8)
+#define _SDT_VALUES_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	_SDT_VALUES_8(a1, a2, a3, a4, a5, a6, a7, a8), _SDT_VALUE(9, a9)
+#define _SDT_VALUES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	_SDT_VALUES_9(a1, a2, a3, a4, a5, a6, a7, a8, a9), _SDT_VALUE(10, a10)
+#define _SDT_VALUES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	_SDT_VALUES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), _SDT_VALUE(11, a11)
+#define _SDT_VALUES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	_SDT_VALUES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), _SDT_VALUE(12, a12)
+
+#define _SDT_OPERANDS_0()
+#define _SDT_OPERANDS_1(a1) \
+	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_1(a1), "m"(_SDT_FRAME)
+#define _SDT_OPERANDS_2(a1, a2) \
+	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_2(a1, a2), "m"(_SDT_FRAME)
+#define _SDT_OPERANDS_3(a1, a2, a3) \
+	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_3(a1, a2, a3), "m"(_SDT_FRAME)
+#define _SDT_OPERANDS_4(a1, a2, a3, a4) \
+	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_4(a1, a2, a3, a4), "m"(_SDT_FRAME)
+#define _SDT_OPERANDS_5(a1, a2, a3, a4, a5) \
+	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_5(a1, a2, a3, a4, a5), "m"(_SDT_FRAME)
+#define _SDT_OPERANDS_6(a1, a2, a3, a4, a5, a6) \
+	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_6(a1, a2, a3, a4, a5, a6), "m"(_SDT_FRAME)
+#define _SDT_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7) \
+	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_7(a1, a2, a3, a4, a5, a6, a7), "m"(_SDT_FRAME)
+#define _SDT_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8) \
+	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_8(a1, a2, a3, a4, a5, a6, a7, a8), "m"(_SDT_FRAME)
+#define _SDT_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9), "m"(_SDT_FRAME)
+#define _SDT_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), "m"(_SDT_FRAME)
+#define _SDT_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), "m"(_SDT_FRAME)
+#define _SDT_OPERANDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), "m"(_SDT_FRAME)
+
+#define _SDT_FRAME_OPS_0()
+#define _SDT_FRAME_OPS_1(a1) _SDT_FRAME_OPERAND(1, a1)
+#define _SDT_FRAME_OPS_2(a1, a2) \
+	_SDT_FRAME_OPS_1(a1), _SDT_FRAME_OPERAND(2, a2)
+#define _SDT_FRAME_OPS_3(a1, a2, a3) \
+	_SDT_FRAME_OPS_2(a1, a2), _SDT_FRAME_OPERAND(3, a3)
+#define _SDT_FRAME_OPS_4(a1, a2, a3, a4) \
+	_SDT_FRAME_OPS_3(a1, a2, a3), _SDT_FRAME_OPERAND(4, a4)
+#define _SDT_FRAME_OPS_5(a1, a2, a3, a4, a5) \
+	_SDT_FRAME_OPS_4(a1, a2, a3, a4), _SDT_FRAME_OPERAND(5, a5)
+#define _SDT_FRAME_OPS_6(a1, a2, a3, a4, a5, a6) \
+	_SDT_FRAME_OPS_5(a1, a2, a3, a4, a5), _SDT_FRAME_OPERAND(6, a6)
+#define _SDT_FRAME_OPS_7(a1, a2, a3, a4, a5, a6, a7) \
+	_SDT_FRAME_OPS_6(a1, a2, a3, a4, a5, a6), _SDT_FRAME_OPERAND(7, a7)
+#define _SDT_FRAME_OPS_8(a1, a2, a3, a4, a5, a6, a7, a8) \
+	_SDT_FRAME_OPS_7(a1, a2, a3, a4, a5, a6, a7), _SDT_FRAME_OPERAND(8, a8)
+#define _SDT_FRAME_OPS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	_SDT_FRAME_OPS_8(a1, a2, a3, a4, a5, a6, a7, a8), _SDT_FRAME_OPERAND(9, a9)
+#define _SDT_FRAME_OPS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	_SDT_FRAME_OPS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9), _SDT_FRAME_OPERAND(10, a10)
+#define _SDT_FRAME_OPS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	_SDT_FRAME_OPS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), _SDT_FRAME_OPERAND(11, a11)
+#define _SDT_FRAME_OPS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	_SDT_FRAME_OPS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), _SDT_FRAME_OPERAND(12, a12)
+
+#define _SDT_TEXT_0 ""
+#define _SDT_TEXT_1 _SDT_FRAME_TEXT(1, 2)
+#define _SDT_TEXT_2 _SDT_TEXT_1 " " _SDT_FRAME_TEXT(3, 4)
+#define _SDT_TEXT_3 _SDT_TEXT_2 " " _SDT_FRAME_TEXT(5, 6)
+#define _SDT_TEXT_4 _SDT_TEXT_3 " " _SDT_FRAME_TEXT(7, 8)
+#define _SDT_TEXT_5 _SDT_TEXT_4 " " _SDT_FRAME_TEXT(9, 10)
+#define _SDT_TEXT_6 _SDT_TEXT_5 " " _SDT_FRAME_TEXT(11, 12)
+#define _SDT_TEXT_7 _SDT_TEXT_6 " " _SDT_FRAME_TEXT(13, 14)
+#define _SDT_TEXT_8 _SDT_TEXT_7 " " _SDT_FRAME_TEXT(15, 16)
+#define _SDT_TEXT_9 _SDT_TEXT_8 " " _SDT_FRAME_TEXT(17, 18)
+#define _SDT_TEXT_10 _SDT_TEXT_9 " " _SDT_FRAME_TEXT(19, 20)
+#define _SDT_TEXT_11 _SDT_TEXT_10 " " _SDT_FRAME_TEXT(21, 22)
+#define _SDT_TEXT_12 _SDT_TEXT_11 " " _SDT_FRAME_TEXT(23, 24)
+
+#else /* registers */
+#define _SDT_FRAME_0()
+#define _SDT_FRAME_1(a1)
+#define _SDT_FRAME_2(a1, a2)
+#define _SDT_FRAME_3(a1, a2, a3)
+#define _SDT_FRAME_4(a1, a2, a3, a4)
+#define _SDT_FRAME_5(a1, a2, a3, a4, a5)
+#define _SDT_FRAME_6(a1, a2, a3, a4, a5, a6)
+#define _SDT_FRAME_7(a1, a2, a3, a4, a5, a6, a7)
+#define _SDT_FRAME_8(a1, a2, a3, a4, a5, a6, a7, a8)
+#define _SDT_FRAME_9(a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _SDT_FRAME_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define _SDT_FRAME_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define _SDT_FRAME_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+
+#define _SDT_OPERANDS_0()
+#define _SDT_OPERANDS_1(a1) _SDT_REG_OPERAND(1, a1)
+#define _SDT_OPERANDS_2(a1, a2) \
+	_SDT_OPERANDS_1(a1), _SDT_REG_OPERAND(2, a2)
+#define _SDT_OPERANDS_3(a1, a2, a3) \
+	_SDT_OPERANDS_2(a1, a2), _SDT_REG_OPERAND(3, a3)
+#define _SDT_OPERANDS_4(a1, a2, a3, a4) \
+	_SDT_OPERANDS_3(a1, a2, a3), _SDT_REG_OPERAND(4, a4)
+#define _SDT_OPERANDS_5(a1, a2, a3, a4, a5) \
+	_SDT_OPERANDS_4(a1, a2, a3, a4), _SDT_REG_OPERAND(5, a5)
+#define _SDT_OPERANDS_6(a1, a2, a3, a4, a5, a6) \
+	_SDT_OPERANDS_5(a1, a2, a3, a4, a5), _SDT_REG_OPERAND(6, a6)
+#define _SDT_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7) \
+	_SDT_OPERANDS_6(a1, a2, a3, a4, a5, a6), _SDT_REG_OPERAND(7, a7)
+#define _SDT_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8) \
+	_SDT_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7), _SDT_REG_OPERAND(8, a8)
+#define _SDT_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	_SDT_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8), _SDT_REG_OPERAND(9, a9)
+#define _SDT_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	_SDT_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9), _SDT_REG_OPERAND(10, a10)
+#define _SDT_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	_SDT_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), _SDT_REG_OPERAND(11, a11)
+#define _SDT_OPERANDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	_SDT_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), _SDT_REG_OPERAND(12, a12)
+
+#define _SDT_TEXT_0 ""
+#define _SDT_TEXT_1 _SDT_REG_TEXT(0, 1)
+#define _SDT_TEXT_2 _SDT_TEXT_1 " " _SDT_REG_TEXT(2, 3)
+#define _SDT_TEXT_3 _SDT_TEXT_2 " " _SDT_REG_TEXT(4, 5)
+#define _SDT_TEXT_4 _SDT_TEXT_3 " " _SDT_REG_TEXT(6, 7)
+#define _SDT_TEXT_5 _SDT_TEXT_4 " " _SDT_REG_TEXT(8, 9)
+#define _SDT_TEXT_6 _SDT_TEXT_5 " " _SDT_REG_TEXT(10, 11)
+#define _SDT_TEXT_7 _SDT_TEXT_6 " " _SDT_REG_TEXT(12, 13)
+#define _SDT_TEXT_8 _SDT_TEXT_7 " " _SDT_REG_TEXT(14, 15)
+#define _SDT_TEXT_9 _SDT_TEXT_8 " " _SDT_REG_TEXT(16, 17)
+#define _SDT_TEXT_10 _SDT_TEXT_9 " " _SDT_REG_TEXT(18, 19)
+#define _SDT_TEXT_11 _SDT_TEXT_10 " " _SDT_REG_TEXT(20, 21)
+#define _SDT_TEXT_12 _SDT_TEXT_11 " " _SDT_REG_TEXT(22, 23)
+#endif
+
+#define _SDT_NAMED_OPERANDS(i, x, operand)                                     \
+	[_SDT_S##i] "n"(_SDT_ARG_SIZE_SIGN(x)), [_SDT_A##i] operand
+/* The same with names, for probes inside the caller's own asm. */
+#define _SDT_NAMED_TEXT(i) "%c[_SDT_S" #i "]@" _SDT_ARG_PRINT "[_SDT_A" #i "]"
+#define _SDT_NAMED_TEXT_0 ""
+#define _SDT_NAMED_TEXT_1 _SDT_NAMED_TEXT(1)
+#define _SDT_NAMED_TEXT_2 _SDT_NAMED_TEXT_1 " " _SDT_NAMED_TEXT(2)
+#define _SDT_NAMED_TEXT_3 _SDT_NAMED_TEXT_2 " " _SDT_NAMED_TEXT(3)
+#define _SDT_NAMED_TEXT_4 _SDT_NAMED_TEXT_3 " " _SDT_NAMED_TEXT(4)
+#define _SDT_NAMED_TEXT_5 _SDT_NAMED_TEXT_4 " " _SDT_NAMED_TEXT(5)
+#define _SDT_NAMED_TEXT_6 _SDT_NAMED_TEXT_5 " " _SDT_NAMED_TEXT(6)
+#define _SDT_NAMED_TEXT_7 _SDT_NAMED_TEXT_6 " " _SDT_NAMED_TEXT(7)
+#define _SDT_NAMED_TEXT_8 _SDT_NAMED_TEXT_7 " " _SDT_NAMED_TEXT(8)
+#define _SDT_NAMED_TEXT_9 _SDT_NAMED_TEXT_8 " " _SDT_NAMED_TEXT(9)
+#define _SDT_NAMED_TEXT_10 _SDT_NAMED_TEXT_9 " " _SDT_NAMED_TEXT(10)
+#define _SDT_NAMED_TEXT_11 _SDT_NAMED_TEXT_10 " " _SDT_NAMED_TEXT(11)
+#define _SDT_NAMED_TEXT_12 _SDT_NAMED_TEXT_11 " " _SDT_NAMED_TEXT(12)
+#define _SDT_ARGS_LINE(text) ".asciz \"" text "\"\n"
+
+/*
+ * The semaphore's name comes from dtrace -h; referring to it from C, not
+ * only from the note, keeps link-time optimization from dropping it.
+ */
+#if defined _SDT_HAS_SEMAPHORES
+#define _SDT_SEMAPHORE_USE(provider, name)                                     \
+	__asm__ __volatile__("" : : "m"(provider##_##name##_semaphore));
+#else
+#define _SDT_SEMAPHORE_USE(provider, name)
+#endif
+
+#define _SDT_PROBE(provider, name, n, args)                                    \
+	do {                                                                   \
+		_SDT_CHECKS_##n args _SDT_FRAME_##n args                       \
+		_SDT_SEMAPHORE_USE(provider, name)                             \
+		__asm__ __volatile__(                                          \
+			_SDT_NOTE(provider, name,                              \
+				  _SDT_ARGS_LINE(_SDT_TEXT_##n))               \
+			:                                                      \
+			: _SDT_OPERANDS_##n args);                             \
+		__asm__ __volatile__(_SDT_BASE);                               \
+	} while (0)
+
+/*
+ * Probes inside your own asm statement. STAP_PROBE_ASM(provider, name,
+ * spec) puts a probe where it appears in the asm text; spec is either
+ * literal ("-4@%eax 8@8(%rsp)", no "%%" needed in basic asm) or
+ * STAP_PROBE_ASM_TEMPLATE(n), whose n arguments then come from
+ * STAP_PROBE_ASM_OPERANDS(n, arg1, ..., argn) among the asm's inputs.
+ * These operands cannot be copied to frame slots first: on 32-bit
+ * machines, pass 1-, 2- or 4-byte values only.
+ */
+#ifdef STAP_SDT_ARG_CONSTRAINT
+#define _SDT_ASM_REG _SDT_ARG_REG
+#elif defined(__powerpc64__)
+#define _SDT_ASM_REG "r"
+#else
+#define _SDT_ASM_REG "nr"
+#endif
+#define _SDT_ASM_OPERAND_OF(i, x) _SDT_NAMED_OPERANDS(i, x, _SDT_ASM_REG(x))
+#if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L) ||             \
+	(defined(__cplusplus) && __cplusplus >= 201103L)
+/* One argument: a literal spec; two: a template (marker, text). */
+#define _SDT_ASM_KIND(...) _SDT_NTH3(__VA_ARGS__, 2, 1, ~)
+#define _SDT_NTH3(a, b, n, ...) n
+#define STAP_PROBE_ASM(provider, name, ...)                                    \
+	_SDT_CAT(_SDT_PROBE_ASM_, _SDT_ASM_KIND(__VA_ARGS__))                  \
+	(provider, name, __VA_ARGS__)
+#define _SDT_PROBE_ASM_1(provider, name, spec)                                 \
+	_SDT_NOTE(provider, name, _SDT_ARGS_LINE(_SDT_STR(spec))) _SDT_BASE
+#define _SDT_PROBE_ASM_2(provider, name, marker, text)                         \
+	_SDT_NOTE(provider, name, _SDT_ARGS_LINE(text)) _SDT_BASE
+#define STAP_PROBE_ASM_TEMPLATE(n) _SDT_TEMPLATE, _SDT_NAMED_TEXT_##n
+#define STAP_PROBE_ASM_OPERANDS(n, ...)                                        \
+	_SDT_CAT(_SDT_ASM_OPERANDS_, n)(__VA_ARGS__)
+#else
+#define STAP_PROBE_ASM(provider, name, spec)                                   \
+	_SDT_NOTE(provider, name, _SDT_ARGS_LINE(_SDT_STR(spec))) _SDT_BASE
+#endif
+
+#define _SDT_ASM_OPERANDS_0()
+#define _SDT_ASM_OPERANDS_1(a1) _SDT_ASM_OPERAND_OF(1, a1)
+#define _SDT_ASM_OPERANDS_2(a1, a2) \
+	_SDT_ASM_OPERANDS_1(a1), _SDT_ASM_OPERAND_OF(2, a2)
+#define _SDT_ASM_OPERANDS_3(a1, a2, a3) \
+	_SDT_ASM_OPERANDS_2(a1, a2), _SDT_ASM_OPERAND_OF(3, a3)
+#define _SDT_ASM_OPERANDS_4(a1, a2, a3, a4) \
+	_SDT_ASM_OPERANDS_3(a1, a2, a3), _SDT_ASM_OPERAND_OF(4, a4)
+#define _SDT_ASM_OPERANDS_5(a1, a2, a3, a4, a5) \
+	_SDT_ASM_OPERANDS_4(a1, a2, a3, a4), _SDT_ASM_OPERAND_OF(5, a5)
+#define _SDT_ASM_OPERANDS_6(a1, a2, a3, a4, a5, a6) \
+	_SDT_ASM_OPERANDS_5(a1, a2, a3, a4, a5), _SDT_ASM_OPERAND_OF(6, a6)
+#define _SDT_ASM_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7) \
+	_SDT_ASM_OPERANDS_6(a1, a2, a3, a4, a5, a6), _SDT_ASM_OPERAND_OF(7, a7)
+#define _SDT_ASM_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8) \
+	_SDT_ASM_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7), _SDT_ASM_OPERAND_OF(8, a8)
+#define _SDT_ASM_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	_SDT_ASM_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8), _SDT_ASM_OPERAND_OF(9, a9)
+#define _SDT_ASM_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	_SDT_ASM_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9), _SDT_ASM_OPERAND_OF(10, a10)
+#define _SDT_ASM_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	_SDT_ASM_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), _SDT_ASM_OPERAND_OF(11, a11)
+#define _SDT_ASM_OPERANDS_12(a1, a2, a3, a4, a5, a6, \
+		a7, a8, a9, a10, a11, a12) \
+	\
+	_SDT_ASM_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), _SDT_ASM_OPERAND_OF(12, a12)
+
+#endif /* __ASSEMBLER__ */
+
+/* ---- The API --------------------------------------------------------- */
+#define STAP_PROBE(provider, name) _SDT_PROBE(provider, name, 0, ())
+#define STAP_PROBE1(provider, name, a1) _SDT_PROBE(provider, name, 1, (a1))
+#define STAP_PROBE2(provider, name, a1, a2)                                    \
+	_SDT_PROBE(provider, name, 2, (a1, a2))
+#define STAP_PROBE3(provider, name, a1, a2, a3)                                \
+	_SDT_PROBE(provider, name, 3, (a1, a2, a3))
+#define STAP_PROBE4(provider, name, a1, a2, a3, a4)                            \
+	_SDT_PROBE(provider, name, 4, (a1, a2, a3, a4))
+#define STAP_PROBE5(provider, name, a1, a2, a3, a4, a5)                        \
+	_SDT_PROBE(provider, name, 5, (a1, a2, a3, a4, a5))
+#define STAP_PROBE6(provider, name, a1, a2, a3, a4, a5, a6)                    \
+	_SDT_PROBE(provider, name, 6, (a1, a2, a3, a4, a5, a6))
+#define STAP_PROBE7(provider, name, a1, a2, a3, a4, a5, a6, a7)                \
+	_SDT_PROBE(provider, name, 7, (a1, a2, a3, a4, a5, a6, a7))
+#define STAP_PROBE8(provider, name, a1, a2, a3, a4, a5, a6, a7, a8)            \
+	_SDT_PROBE(provider, name, 8, (a1, a2, a3, a4, a5, a6, a7, a8))
+#define STAP_PROBE9(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9)        \
+	_SDT_PROBE(provider, name, 9, (a1, a2, a3, a4, a5, a6, a7, a8, a9))
+#define STAP_PROBE10(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)  \
+	_SDT_PROBE(provider, name, 10,                                         \
+		   (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10))
+#define STAP_PROBE11(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,  \
+		     a11)                                                      \
+	_SDT_PROBE(provider, name, 11,                                         \
+		   (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11))
+#define STAP_PROBE12(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,  \
+		     a11, a12)                                                 \
+	_SDT_PROBE(provider, name, 12,                                         \
+		   (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12))
+
+/*
+ * STAP_PROBEV(provider, name, args...): 0 to 12 arguments, counted. Needs
+ * variadic macros: C99, C++11, or SDT_USE_VARIADIC as with SystemTap.
+ * Provider and name are counted too, so no call leaves "..." empty.
+ */
+#if defined(SDT_USE_VARIADIC) ||                                               \
+	(defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L) ||         \
+	(defined(__cplusplus) && __cplusplus >= 201103L)
+#define _SDT_NARG(...)                                                         \
+	_SDT_NTH(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, ~)
+#define _SDT_NTH(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, \
+		 n, ...)                                                       \
+	n
+#define STAP_PROBEV(...)                                                       \
+	_SDT_CAT(_SDT_PROBEV_, _SDT_NARG(__VA_ARGS__))(__VA_ARGS__)
+#define _SDT_PROBEV_0 STAP_PROBE
+#define _SDT_PROBEV_1 STAP_PROBE1
+#define _SDT_PROBEV_2 STAP_PROBE2
+#define _SDT_PROBEV_3 STAP_PROBE3
+#define _SDT_PROBEV_4 STAP_PROBE4
+#define _SDT_PROBEV_5 STAP_PROBE5
+#define _SDT_PROBEV_6 STAP_PROBE6
+#define _SDT_PROBEV_7 STAP_PROBE7
+#define _SDT_PROBEV_8 STAP_PROBE8
+#define _SDT_PROBEV_9 STAP_PROBE9
+#define _SDT_PROBEV_10 STAP_PROBE10
+#define _SDT_PROBEV_11 STAP_PROBE11
+#define _SDT_PROBEV_12 STAP_PROBE12
+#endif
+
+/* DTrace's names for the same probes. */
+#define DTRACE_PROBE(provider, name) STAP_PROBE(provider, name)
+#define DTRACE_PROBE1(provider, name, a1) STAP_PROBE1(provider, name, a1)
+#define DTRACE_PROBE2(provider, name, a1, a2)                                  \
+	STAP_PROBE2(provider, name, a1, a2)
+#define DTRACE_PROBE3(provider, name, a1, a2, a3)                              \
+	STAP_PROBE3(provider, name, a1, a2, a3)
+#define DTRACE_PROBE4(provider, name, a1, a2, a3, a4)                          \
+	STAP_PROBE4(provider, name, a1, a2, a3, a4)
+#define DTRACE_PROBE5(provider, name, a1, a2, a3, a4, a5)                      \
+	STAP_PROBE5(provider, name, a1, a2, a3, a4, a5)
+#define DTRACE_PROBE6(provider, name, a1, a2, a3, a4, a5, a6)                  \
+	STAP_PROBE6(provider, name, a1, a2, a3, a4, a5, a6)
+#define DTRACE_PROBE7(provider, name, a1, a2, a3, a4, a5, a6, a7)              \
+	STAP_PROBE7(provider, name, a1, a2, a3, a4, a5, a6, a7)
+#define DTRACE_PROBE8(provider, name, a1, a2, a3, a4, a5, a6, a7, a8)          \
+	STAP_PROBE8(provider, name, a1, a2, a3, a4, a5, a6, a7, a8)
+#define DTRACE_PROBE9(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9)      \
+	STAP_PROBE9(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define DTRACE_PROBE10(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9,     \
+		       a10)                                                    \
+	STAP_PROBE10(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define DTRACE_PROBE11(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9,     \
+		       a10, a11)                                               \
+	STAP_PROBE11(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,  \
+		     a11)
+#define DTRACE_PROBE12(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9,     \
+		       a10, a11, a12)                                          \
+	STAP_PROBE12(provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,  \
+		     a11, a12)
+
+#endif /* _SYS_SDT_H */
