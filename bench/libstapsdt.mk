@@ -1,1 +1,8 @@
-# bench for libstapsdt: filled in by its component.
+# bench for libstapsdt: load time, untraced and traced fire costs.
+BENCH_LIST += bench/libstapsdt-bench.sh
+BENCH_DEPS += bench/libstapsdt-bench
+check_PROGRAMS += bench/libstapsdt-bench
+bench_libstapsdt_bench_SOURCES = bench/libstapsdt-bench.c
+bench_libstapsdt_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
+bench_libstapsdt_bench_LDADD = libstapsdt/libstapsdt.la
+EXTRA_DIST += bench/libstapsdt-bench.sh

@@ -1,1 +1,26 @@
-# libstapsdt: filled in by its component.
+# libstapsdt: runtime USDT probes (libstapsdt.so.0 and a static archive),
+# its public header, pkg-config file and man page.
+lib_LTLIBRARIES += libstapsdt/libstapsdt.la
+include_HEADERS = libstapsdt/libstapsdt.h
+pkgconfig_DATA = libstapsdt/libstapsdt.pc
+DISTCLEANFILES += libstapsdt/libstapsdt.pc
+dist_man_MANS += libstapsdt/libstapsdt.3
+
+# The sources, without the public header (listed once, above). Tests build
+# their sanitizer and cross variants from this list too.
+LIBSTAPSDT_SOURCES = \
+	libstapsdt/provider.c libstapsdt/object.c libstapsdt/arch.c \
+	libstapsdt/loader.c libstapsdt/fire.c
+libstapsdt_libstapsdt_la_SOURCES = $(LIBSTAPSDT_SOURCES) \
+	libstapsdt/internal.h
+libstapsdt_libstapsdt_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
+libstapsdt_libstapsdt_la_LIBADD = elfcore/libsdtcore.la $(LIBELF_LIBS) \
+	-ldl -lpthread
+libstapsdt_libstapsdt_la_LDFLAGS = -version-info 0:0:0 -no-undefined
+EXTRA_DIST += libstapsdt/libstapsdt.map
+if HAVE_VSCRIPT
+libstapsdt_libstapsdt_la_LDFLAGS += \
+	-Wl,--version-script=$(top_srcdir)/libstapsdt/libstapsdt.map
+endif
+EXTRA_libstapsdt_libstapsdt_la_DEPENDENCIES = \
+	$(top_srcdir)/libstapsdt/libstapsdt.map

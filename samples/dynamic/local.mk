@@ -1,1 +1,6 @@
-# samples/dynamic: filled in by its component.
+# samples/dynamic: a toy JIT declaring probes from a config at run time.
+check_PROGRAMS += samples/dynamic/jit
+samples_dynamic_jit_SOURCES = samples/dynamic/jit.c
+samples_dynamic_jit_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
+samples_dynamic_jit_LDADD = libstapsdt/libstapsdt.la
+EXTRA_DIST += samples/dynamic/README samples/dynamic/probes.conf

@@ -1,1 +1,45 @@
-# tests/libstapsdt: filled in by its component.
+# tests/libstapsdt: the runtime library, with and without real tracers.
+check_PROGRAMS += tests/libstapsdt/api-test tests/libstapsdt/probe-host \
+	tests/libstapsdt/gen-object
+tests_libstapsdt_api_test_SOURCES = tests/libstapsdt/api-test.c
+tests_libstapsdt_api_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
+tests_libstapsdt_api_test_LDADD = libstapsdt/libstapsdt.la
+tests_libstapsdt_probe_host_SOURCES = tests/libstapsdt/probe-host.c
+tests_libstapsdt_probe_host_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/libstapsdt
+tests_libstapsdt_probe_host_LDADD = libstapsdt/libstapsdt.la
+# Writes a provider's object for any target (aarch64 from an x86 host):
+# the library's sources linked in, so its internals are reachable.
+tests_libstapsdt_gen_object_SOURCES = tests/libstapsdt/gen-object.c \
+	$(LIBSTAPSDT_SOURCES) libstapsdt/internal.h
+tests_libstapsdt_gen_object_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/libstapsdt
+tests_libstapsdt_gen_object_LDADD = elfcore/libsdtcore.la $(LIBELF_LIBS) \
+	-ldl -lpthread
+
+TESTS += \
+	tests/libstapsdt/api.sh \
+	tests/libstapsdt/compat.sh \
+	tests/libstapsdt/placement.sh \
+	tests/libstapsdt/bpftrace-list.sh \
+	tests/libstapsdt/bpftrace-args.sh \
+	tests/libstapsdt/gdb-args.sh \
+	tests/libstapsdt/enabled.sh \
+	tests/libstapsdt/unload-attached.sh \
+	tests/libstapsdt/stress.sh \
+	tests/libstapsdt/valgrind.sh \
+	tests/libstapsdt/aarch64.sh
+EXTRA_DIST += tests/libstapsdt/lib.sh tests/libstapsdt/compat.c \
+	tests/libstapsdt/compat-errno.c tests/libstapsdt/stress.c \
+	tests/libstapsdt/aarch64-run.c tests/libstapsdt/aarch64-shim.c \
+	tests/libstapsdt/api.sh \
+	tests/libstapsdt/compat.sh \
+	tests/libstapsdt/placement.sh \
+	tests/libstapsdt/bpftrace-list.sh \
+	tests/libstapsdt/bpftrace-args.sh \
+	tests/libstapsdt/gdb-args.sh \
+	tests/libstapsdt/enabled.sh \
+	tests/libstapsdt/unload-attached.sh \
+	tests/libstapsdt/stress.sh \
+	tests/libstapsdt/valgrind.sh \
+	tests/libstapsdt/aarch64.sh

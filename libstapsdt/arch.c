@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The probe stubs, one per architecture we run on.
+ *
+ * A stub is the function probeFire() calls while a tracer is attached: the
+ * probe site, then a return. Arguments arrive where the ABI puts them at a
+ * function's first instruction, which is where the note's argument specs
+ * (from sdt_target_arg_operand()) say they are.
+ *
+ * x86_64: `nop; nopl 0(%rax,%rax,1); ret`. libbpf recognises the 1-byte nop
+ * followed by the 5-byte nop and attaches at the 5-byte one, which kernels
+ * with the uprobe syscall then turn into a call instead of an int3 trap.
+ * Rewriting those 5 bytes is only safe where no red zone is live, as at a
+ * function's entry. The note's PC is the first byte, as for any other site.
+ *
+ * aarch64: `nop; ret`.
+ *
+ * probeFire() and probeIsEnabled() compare the stub's first 8 bytes with
+ * SDT_STUB_WORD (under SDT_STUB_MASK) to see breakpoints and patches; those
+ * constants live in fire.c next to their only users and must match.
+ */
+#include <elf.h>
+
+#include "internal.h"
+
+static const unsigned char stub_x86_64[] = {
+    0x90,			  /* nop: the probe's PC */
+    0x0f, 0x1f, 0x44, 0x00, 0x00, /* nopl 0x0(%rax,%rax,1) */
+    0xc3,			  /* ret */
+};
+
+static const unsigned char stub_aarch64[] = {
+    0x1f, 0x20, 0x03, 0xd5, /* nop: the probe's PC */
+    0xc0, 0x03, 0x5f, 0xd6, /* ret */
+};
+
+static const struct sdt_stub stubs[] = {
+    {stub_x86_64, sizeof(stub_x86_64), 0},
+    {stub_aarch64, sizeof(stub_aarch64), 0},
+};
+
+const struct sdt_stub *sdt_stub_for(const struct sdt_target *t)
+{
+	if (t->machine == EM_X86_64 && t->elf_class == ELFCLASS64 &&
+	    t->byte_order == ELFDATA2LSB)
+		return &stubs[0];
+	if (t->machine == EM_AARCH64 && t->elf_class == ELFCLASS64 &&
+	    t->byte_order == ELFDATA2LSB)
+		return &stubs[1];
+	return NULL;
+}

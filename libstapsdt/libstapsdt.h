@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libstapsdt: USDT probes declared at run time.
+ *
+ * A runtime (a JIT, an interpreter) that cannot put probes in its own
+ * binary declares a provider and its probes here; providerLoad() writes a
+ * tiny shared object with one stub function, one semaphore and one
+ * NT_STAPSDT note per probe, and loads it. Tracers (bpftrace, bcc, perf,
+ * gdb, libbpf) see those probes like any other USDT probe; probeFire()
+ * calls the stub only while something is attached.
+ *
+ * This header is a drop-in for the public libstapsdt API: the names,
+ * enumerator values and structure layouts below are those of that library,
+ * so its bindings keep working unchanged. What goes beyond it (probes with
+ * up to 12 arguments, the semaphore, the inline enabled check, more error
+ * codes) is marked "Extension" and uses new names only.
+ *
+ * C89 and C++98 up; it may be included before or after <errno.h> (see the
+ * note on SDTProvider.errno).
+ */
+#ifndef _LIBSTAPSDT_H
+#define _LIBSTAPSDT_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Argument slots in SDTProbe.argFmt (the public ABI; see SDT_MAX_ARGS). */
+#define MAX_ARGUMENTS 6
+
+/* Extension: the most arguments a probe may have. */
+#define SDT_MAX_ARGS 12
+
+typedef enum {
+	noError = -1,
+	elfCreationError = 0,
+	tmpCreationError = 1,
+	sharedLibraryOpenError = 2,
+	symbolLoadingError = 3,
+	sharedLibraryCloseError = 4,
+	/* Extension: validation and state errors. */
+	invalidNameError = 5, /* empty, too long, or not an identifier */
+	duplicateProbeError = 6, /* two probes of one provider share a name */
+	invalidArgumentError = 7, /* argCount outside 0..12, bad ArgType_t */
+	providerStateError = 8, /* adding to a loaded provider, double load */
+	outOfMemoryError = 9,
+} SDTError_t;
+
+typedef enum {
+	noarg = 0,
+	uint8 = 1,
+	int8 = -1,
+	uint16 = 2,
+	int16 = -2,
+	uint32 = 4,
+	int32 = -4,
+	uint64 = 8,
+	int64 = -8,
+} ArgType_t;
+
+typedef enum {
+	memfd_disabled = 0,
+	memfd_enabled = 1,
+} MemFDOption_t;
+
+struct SDTProvider;
+
+typedef struct SDTProbe {
+	char *name;
+	ArgType_t argFmt[MAX_ARGUMENTS]; /* the first 6 argument types */
+	void *_fire; /* the stub while loaded, else NULL */
+	struct SDTProvider *provider;
+	int argCount;
+} SDTProbe_t;
+
+typedef struct SDTProbeList_ {
+	SDTProbe_t probe;
+	struct SDTProbeList_ *next;
+} SDTProbeList_t;
+
+/*
+ * The field `errno' clashes with the errno macro of <errno.h> when that is
+ * included first. We declare it with the macro set aside, so the layout
+ * and the name are the public ones; code that has the macro in scope reads
+ * the same field as `errorCode' (C11/C++/GNU C: an anonymous union).
+ */
+#ifdef errno
+#define _SDT_ERRNO_WAS_MACRO 1
+#pragma push_macro("errno")
+#undef errno
+#endif
+
+#if defined(__cplusplus) || defined(__GNUC__) || \
+	(defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L)
+#define _SDT_ERRNO_FIELD              \
+	__extension__ union {         \
+		SDTError_t errno;     \
+		SDTError_t errorCode; \
+	}
+#else
+#define _SDT_ERRNO_FIELD SDTError_t errno
+#endif
+
+typedef struct SDTProvider {
+	char *name;
+	SDTProbeList_t *probes; /* newest first */
+	_SDT_ERRNO_FIELD; /* noError, or what the last call failed with */
+	char *error; /* NULL, or a message saying what failed and why */
+
+	/* private */
+	void *_handle;
+	char *_filename;
+	int _memfd;
+	MemFDOption_t _use_memfd;
+} SDTProvider_t;
+
+#undef _SDT_ERRNO_FIELD
+#ifdef _SDT_ERRNO_WAS_MACRO
+#pragma pop_macro("errno")
+#undef _SDT_ERRNO_WAS_MACRO
+#endif
+
+/* A new, empty provider; NULL only when memory is short or NAME is NULL. */
+SDTProvider_t *providerInit(const char *name);
+
+/*
+ * Where providerLoad() puts the shared object: a memfd (the default, seen by
+ * tracers through /proc/PID/fd) or a file in a private directory (for tools
+ * that need a path). Returns 1, or 0 when the provider is loaded.
+ */
+int providerUseMemfd(SDTProvider_t *provider, const MemFDOption_t use_memfd);
+
+/*
+ * Declare probe NAME with ARGCOUNT arguments (0..12; the public library
+ * stops at 6), followed by one ArgType_t per argument. Returns the probe,
+ * or NULL with provider->errno and provider->error set.
+ */
+SDTProbe_t *providerAddProbe(SDTProvider_t *provider, const char *name,
+			     int argCount, ...);
+
+/* Build and load the shared object. Returns 0, or -1 with errno/error set. */
+int providerLoad(SDTProvider_t *provider);
+
+/*
+ * Make the probes disappear for tracers; they may be fired (as no-ops),
+ * added to and loaded again. Returns 0, or -1 with errno/error set.
+ */
+int providerUnload(SDTProvider_t *provider);
+
+/*
+ * Unload and free the provider and its probes. No other thread may use them
+ * any more (as with free()).
+ */
+void providerDestroy(SDTProvider_t *provider);
+
+/*
+ * Fire PROBE with its arguments, each read as a uint64_t (extra ones are
+ * ignored). Costs a call and two loads while nothing is attached; safe to
+ * call from any thread, also while another thread loads or unloads.
+ */
+void probeFire(SDTProbe_t *probe, ...);
+
+/* 1 while a tracer is attached to PROBE, else 0. Lock-free, no syscall. */
+int probeIsEnabled(SDTProbe_t *probe);
+
+/*
+ * Extension: providerAddProbe() with the argument types in an array, for
+ * bindings that cannot build a C variadic call.
+ */
+SDTProbe_t *providerAddProbeArgs(SDTProvider_t *provider, const char *name,
+				 int argCount, const ArgType_t *types);
+
+/* Extension: the type of argument INDEX (0-based), noarg past argCount. */
+ArgType_t probeArgType(const SDTProbe_t *probe, int index);
+
+/*
+ * Extension: the probe's semaphore, counted up by tracers that attach
+ * through it (uprobe ref_ctr: bpftrace, libbpf, perf). Always readable until
+ * providerDestroy(); reads 0 while the provider is not loaded.
+ */
+const volatile unsigned short *probeSemaphore(const SDTProbe_t *probe);
+
+/*
+ * Extension: what providerAddProbe() really allocates. The semaphore
+ * pointer sits right after the public list node so that the check below
+ * can be inlined; nothing else here is public.
+ */
+typedef struct SDTProbeNode_ {
+	SDTProbeList_t list;
+	const volatile unsigned short *_semaphore;
+} SDTProbeNode_t;
+
+#if defined(__cplusplus) || \
+	(defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
+#define _SDT_INLINE static inline
+#else
+#define _SDT_INLINE static __inline__
+#endif
+
+/*
+ * Extension: the inline enabled check, one load more than reading a cached
+ * probeSemaphore(). It sees tracers that count the semaphore (bpftrace,
+ * libbpf, perf with ref_ctr); probeIsEnabled() also sees those that only
+ * plant a breakpoint.
+ */
+_SDT_INLINE int probeIsEnabledInline(const SDTProbe_t *probe)
+{
+	const SDTProbeNode_t *node = (const SDTProbeNode_t *)(const void *)probe;
+#if defined(__GNUC__)
+	const volatile unsigned short *sema =
+		__atomic_load_n(&node->_semaphore, __ATOMIC_RELAXED);
+#else
+	const volatile unsigned short *sema = node->_semaphore;
+#endif
+	return *sema != 0;
+}
+
+/* Extension: the same over a semaphore pointer kept by the caller. */
+#define SDT_SEMAPHORE_ENABLED(sema) (*(sema) != 0)
+
+#undef _SDT_INLINE
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

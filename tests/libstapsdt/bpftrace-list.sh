@@ -1,0 +1,37 @@
+# bpftrace -l -p PID lists the probes of a loaded provider, placed in a
+# memfd (the default) and in a file; after an unload they are gone.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/libstapsdt/lib.sh"
+need_bpftrace
+export TMPDIR=$T
+
+want="a0 a1 a10 a11 a12 a2 a3 a4 a5 a6 a7 a8 a9 m12 s6 str u6 "
+for mode in memfd file; do
+	if [ $mode = file ]; then start_host --file; else start_host; fi
+	out=$(bpftrace_run -l -p "$HOST_PID" 'usdt:*:sdttest:*')
+	got=$(echo "$out" | sed -n 's/^usdt:.*:sdttest:\([a-z0-9]*\)$/\1/p' | sort | tr '\n' ' ')
+	expect_eq "$mode: probes listed" "$want" "$got"
+	case $mode in
+	memfd) echo "$out" | grep -q "^usdt:/proc/$HOST_PID/fd/[0-9]*:sdttest:a0$" ||
+		fail "memfd: not listed through /proc/PID/fd: $out" ;;
+	file) echo "$out" | grep -q "$HOST_OBJ:sdttest:a0$" ||
+		fail "file: not listed under $HOST_OBJ: $out" ;;
+	esac
+	note "$mode: $(echo "$out" | head -n 1)"
+	stop_host
+done
+
+# Unloaded providers disappear: --cycle unloads after 300 ms.
+start_host --cycle 300
+i=0
+while ! grep -q '^unloaded' "$T/host.out"; do
+	i=$((i + 1)); [ $i -lt 50 ] || fail "probe-host never unloaded"
+	sleep 0.1
+done
+out=$(bpftrace_run -l -p "$HOST_PID" 'usdt:*:sdttest:*')
+# It may have reloaded meanwhile; then exactly one copy is listed.
+n=$(echo "$out" | grep -c ':sdttest:a0$')
+case "$(tail -n 1 "$T/host.out")" in
+unloaded) expect_eq "probes while unloaded" 0 "$n" ;;
+*) [ "$n" -le 1 ] || fail "retired object still listed: $out" ;;
+esac

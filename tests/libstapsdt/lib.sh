@@ -1,0 +1,33 @@
+# Shared by the libstapsdt shell tests (after tests/lib.sh): run the probe
+# host, wait until it has loaded its provider, stop it on exit.
+HOST=$top_builddir/tests/libstapsdt/probe-host
+LIBTOOL=$top_builddir/libtool
+HOST_PID=
+trap '[ -n "$HOST_PID" ] && kill "$HOST_PID" 2>/dev/null; rm -rf "$T"' EXIT
+
+# start_host [probe-host options]: sets HOST_PID and HOST_OBJ (the path the
+# object was loaded from), output in $T/host.out.
+start_host() {
+	[ -x "$HOST" ] || fail "$HOST is not built"
+	"$HOST" "$@" >"$T/host.out" 2>&1 &
+	HOST_PID=$!
+	i=0
+	while ! grep -q '^ready' "$T/host.out"; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "probe-host did not get ready: $(cat "$T/host.out")"
+		kill -0 "$HOST_PID" 2>/dev/null || fail "probe-host died: $(cat "$T/host.out")"
+		sleep 0.1
+	done
+	HOST_OBJ=$(sed -n 's/^ready [0-9]* //p' "$T/host.out")
+}
+
+stop_host() {
+	kill "$HOST_PID" 2>/dev/null
+	wait "$HOST_PID" 2>/dev/null
+	HOST_PID=
+}
+
+# host_alive: the host has not crashed.
+host_alive() {
+	kill -0 "$HOST_PID" 2>/dev/null || fail "probe-host died: $(tail -n 5 "$T/host.out")"
+}
