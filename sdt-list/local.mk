@@ -1,1 +1,11 @@
-# sdt-list: filled in by its component.
+# sdt-list: every probe of a binary or a live process, and whether each
+# tracer can read it. See sdt-list/sdt-list.h for how the parts fit.
+bin_PROGRAMS += sdt-list/sdt-list
+sdt_list_sdt_list_SOURCES = \
+	sdt-list/sdt-list.h \
+	sdt-list/main.c \
+	sdt-list/describe.c \
+	sdt-list/consumers.c \
+	sdt-list/proc.c
+sdt_list_sdt_list_LDADD = elfcore/libsdtcore.la
+dist_man_MANS += sdt-list/sdt-list.1

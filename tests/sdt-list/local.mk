@@ -1,1 +1,28 @@
-# tests for sdt-list: filled in by its component.
+# tests for sdt-list: listings against readelf, --check against what
+# bpftrace and gdb really do, -p on a live libstapsdt memfd provider, bad
+# input, and a libFuzzer run over the note reader and our decoding.
+check_PROGRAMS += tests/sdt-list/memfd-host
+tests_sdt_list_memfd_host_SOURCES = tests/sdt-list/memfd-host.c
+tests_sdt_list_memfd_host_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
+tests_sdt_list_memfd_host_LDADD = libstapsdt/libstapsdt.la
+
+TESTS += \
+	tests/sdt-list/readelf.sh \
+	tests/sdt-list/check-bpftrace.sh \
+	tests/sdt-list/check-gdb.sh \
+	tests/sdt-list/pid.sh \
+	tests/sdt-list/errors.sh \
+	tests/sdt-list/filters.sh \
+	tests/sdt-list/fuzz.sh
+EXTRA_DIST += \
+	tests/sdt-list/lib.sh \
+	tests/sdt-list/probes.c \
+	tests/sdt-list/gated.c \
+	tests/sdt-list/fuzz-notes.c \
+	tests/sdt-list/readelf.sh \
+	tests/sdt-list/check-bpftrace.sh \
+	tests/sdt-list/check-gdb.sh \
+	tests/sdt-list/pid.sh \
+	tests/sdt-list/errors.sh \
+	tests/sdt-list/filters.sh \
+	tests/sdt-list/fuzz.sh

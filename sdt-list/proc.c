@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A live process: which objects it has mapped, where, and what its
+ * semaphores hold right now.
+ *
+ * /proc/PID/maps names every file-backed mapping. We open each object
+ * through /proc/PID/map_files/START-END, which reaches deleted files and
+ * memfds (libstapsdt's providers show up as "/memfd:NAME (deleted)") as
+ * well as ordinary ones; without the privilege map_files needs we fall
+ * back to the path, and for a memfd to the process's fd that holds it.
+ *
+ * Where a probe is at run time: the object is loaded at one bias (zero for
+ * ET_EXEC). We find it from a probe's file offset (the core maps addresses
+ * to offsets through the program headers) and the executable mapping that
+ * holds that offset, so PIE executables, shared objects and memfd objects
+ * are all handled the same way; semaphores are then at address + bias and
+ * read through /proc/PID/mem.
+ */
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sdt-list.h"
+
+__attribute__((format(printf, 4, 5))) static int
+set_err(char *err, size_t errlen, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+static struct proc_object *object_for(struct proc *p, const char *path)
+{
+	struct proc_object *o;
+
+	for (size_t i = 0; i < p->nobjs; i++) {
+		if (!strcmp(p->objs[i].path, path))
+			return &p->objs[i];
+	}
+	o = realloc(p->objs, (p->nobjs + 1) * sizeof(*o));
+	if (!o)
+		return NULL;
+	p->objs = o;
+	o = &p->objs[p->nobjs++];
+	memset(o, 0, sizeof(*o));
+	snprintf(o->path, sizeof(o->path), "%s", path);
+	o->fd = -1;
+	o->is_memfd = !strncmp(path, "/memfd:", 7);
+	return o;
+}
+
+static int add_map(struct proc_object *o, const struct proc_map *m)
+{
+	struct proc_map *n = realloc(o->maps, (o->nmaps + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	o->maps = n;
+	o->maps[o->nmaps++] = *m;
+	if (o->nmaps == 1 || m->start < o->lowest)
+		o->lowest = m->start;
+	return 0;
+}
+
+/* A memfd's fd in the process: the link whose target is PATH. */
+static int open_memfd_by_fd(int pid, const char *path)
+{
+	char dir[64], link[320], target[4096];
+	struct dirent *e;
+	DIR *d;
+	int fd = -1;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
+	d = opendir(dir);
+	if (!d)
+		return -1;
+	while (fd < 0 && (e = readdir(d))) {
+		ssize_t n;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(link, sizeof(link), "%s/%s", dir, e->d_name);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = 0;
+		if (!strcmp(target, path))
+			fd = open(link, O_RDONLY | O_CLOEXEC);
+	}
+	closedir(d);
+	return fd;
+}
+
+static void open_object(struct proc *p, struct proc_object *o)
+{
+	const struct proc_map *m = &o->maps[0];
+	static const char deleted[] = " (deleted)";
+	size_t n = strlen(o->path);
+
+	snprintf(o->open_path, sizeof(o->open_path),
+		 "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, p->pid, m->start,
+		 m->end);
+	o->fd = open(o->open_path, O_RDONLY | O_CLOEXEC);
+	if (o->fd >= 0)
+		return;
+	if (n < sizeof(deleted) ||
+	    strcmp(o->path + n - sizeof(deleted) + 1, deleted)) {
+		snprintf(o->open_path, sizeof(o->open_path), "%s", "");
+		o->fd = open(o->path, O_RDONLY | O_CLOEXEC);
+		return;
+	}
+	if (o->is_memfd) {
+		o->fd = open_memfd_by_fd(p->pid, o->path);
+		snprintf(o->open_path, sizeof(o->open_path), "/proc/%d/fd",
+			 p->pid);
+	}
+}
+
+static int read_maps(struct proc *p, FILE *f)
+{
+	char line[4096 + 256];
+
+	while (fgets(line, sizeof(line), f)) {
+		struct proc_map m;
+		struct proc_object *o;
+		unsigned long long start, end, off;
+		int pathpos = 0;
+		char *path, *nl;
+
+		memset(&m, 0, sizeof(m));
+		if (sscanf(line, "%llx-%llx %4s %llx %*s %*u %n", &start, &end,
+			   m.perms, &off, &pathpos) < 4 ||
+		    !pathpos)
+			continue;
+		path = line + pathpos;
+		if ((nl = strchr(path, '\n')))
+			*nl = 0;
+		if (path[0] != '/')
+			continue; /* anonymous, [heap], [vdso]... */
+		m.start = start;
+		m.end = end;
+		m.offset = off;
+		o = object_for(p, path);
+		if (!o || add_map(o, &m) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int proc_open(struct proc *p, int pid, char *err, size_t errlen)
+{
+	char path[64];
+	FILE *f;
+	ssize_t n;
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->mem_fd = -1;
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "re");
+	if (!f) {
+		r = -errno;
+		if (r == -ENOENT)
+			return set_err(err, errlen, r,
+				       "no such process (%s does not exist)",
+				       path);
+		return set_err(err, errlen, r,
+			       "cannot read %s: %s (run as root or as the process's owner)",
+			       path, strerror(-r));
+	}
+	r = read_maps(p, f);
+	if (!r && ferror(f))
+		r = -errno ? -errno : -EIO;
+	fclose(f);
+	if (r < 0) {
+		proc_close(p);
+		return set_err(err, errlen, r, "cannot read %s: %s", path,
+			       strerror(-r));
+	}
+	if (p->nobjs == 0) {
+		proc_close(p);
+		return set_err(err, errlen, -EACCES,
+			       "%s lists no mappings: the process is gone, a kernel thread, or hidden from us (run as root)",
+			       path);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	n = readlink(path, p->exe, sizeof(p->exe) - 1);
+	p->exe[n > 0 ? n : 0] = 0;
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	p->mem_fd = open(path, O_RDONLY | O_CLOEXEC);
+	for (size_t i = 0; i < p->nobjs; i++)
+		open_object(p, &p->objs[i]);
+	return 0;
+}
+
+void proc_close(struct proc *p)
+{
+	for (size_t i = 0; i < p->nobjs; i++) {
+		if (p->objs[i].fd >= 0)
+			close(p->objs[i].fd);
+		free(p->objs[i].maps);
+	}
+	free(p->objs);
+	if (p->mem_fd >= 0)
+		close(p->mem_fd);
+	p->objs = NULL;
+	p->nobjs = 0;
+	p->mem_fd = -1;
+}
+
+/* The mapping that holds file offset OFF, preferring executable ones. */
+static const struct proc_map *map_of_offset(const struct proc_object *o,
+					    uint64_t off, int want_exec)
+{
+	for (size_t i = 0; i < o->nmaps; i++) {
+		const struct proc_map *m = &o->maps[i];
+
+		if (want_exec && m->perms[2] != 'x')
+			continue;
+		if (off >= m->offset && off - m->offset < m->end - m->start)
+			return m;
+	}
+	return NULL;
+}
+
+/* The object's load bias, from where its probe sites are mapped. */
+static int load_bias(const struct proc_object *o, const struct sdt_elf *f,
+		     uint64_t *bias)
+{
+	for (int want_exec = 1; want_exec >= 0; want_exec--) {
+		for (size_t i = 0; i < f->nprobes; i++) {
+			uint64_t pc = sdt_probe_addr(f, &f->probes[i]), off;
+			const struct proc_map *m;
+
+			if (sdt_elf_addr_to_offset(f, pc, &off) < 0)
+				continue;
+			m = map_of_offset(o, off, want_exec);
+			if (m) {
+				*bias = m->start + (off - m->offset) - pc;
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}
+
+int proc_runtime_addr(const struct proc_object *o, const struct sdt_elf *f,
+		      uint64_t addr, uint64_t *runtime)
+{
+	uint64_t bias;
+
+	if (load_bias(o, f, &bias) < 0)
+		return -ENOENT;
+	*runtime = addr + bias;
+	return 0;
+}
+
+int proc_read_u16(const struct proc *p, const struct sdt_target *t,
+		  uint64_t addr, unsigned *value)
+{
+	unsigned char b[2];
+	ssize_t n;
+
+	if (p->mem_fd < 0)
+		return -EACCES;
+	n = pread(p->mem_fd, b, 2, (off_t)addr);
+	if (n < 0)
+		return -errno;
+	if (n != 2)
+		return -EIO;
+	*value = t->byte_order == ELFDATA2MSB ? (unsigned)(b[0] << 8 | b[1]) :
+					(unsigned)(b[1] << 8 | b[0]);
+	return 0;
+}

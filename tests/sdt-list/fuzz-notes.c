@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libFuzzer target: any bytes as an ELF file, through the core's probe
+ * reader and everything sdt-list does with what it finds (addresses,
+ * sections, each argument in words, every consumer model). Built and run by
+ * fuzz.sh with clang -fsanitize=fuzzer,address,undefined; a crash, a leak
+ * or undefined behaviour is a failure.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sdt-list.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void exercise(const struct sdt_elf *f, const struct sdt_probe *p)
+{
+	const char *spec = p->note.args;
+	size_t pos = 0, start, len;
+	struct arg_desc d;
+	struct verdict v;
+	uint64_t off, addr = sdt_probe_addr(f, p);
+
+	sdt_elf_addr_to_offset(f, addr, &off);
+	sdt_elf_addr_to_offset(f, p->note.semaphore, &off);
+	sdt_elf_section_at(f, addr);
+	while (sdt_arg_split(spec, &pos, &start, &len))
+		describe_arg(&f->target, spec + start, len, &d);
+	for (int c = 0; c < CONSUMER_COUNT; c++)
+		consumer_check((enum consumer)c, &f->target, spec, &v);
+	/* The same spec judged for every machine we model. */
+	static const char *const arches[] = { "x86_64",  "i386",  "aarch64",
+					      "arm",     "riscv64", "ppc64le",
+					      "s390x" };
+	for (size_t a = 0; a < sizeof(arches) / sizeof(arches[0]); a++) {
+		struct sdt_target t;
+
+		sdt_target_from_name(&t, arches[a]);
+		for (int c = 0; c < CONSUMER_COUNT; c++)
+			consumer_check((enum consumer)c, &t, spec, &v);
+		pos = 0;
+		while (sdt_arg_split(spec, &pos, &start, &len))
+			describe_arg(&t, spec + start, len, &d);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct sdt_elf f;
+	char err[256];
+
+	if (sdt_elf_open_image(&f, data, size, err, sizeof(err)) < 0)
+		return 0;
+	for (size_t i = 0; i < f.nprobes; i++)
+		exercise(&f, &f.probes[i]);
+	sdt_elf_close(&f);
+	return 0;
+}
