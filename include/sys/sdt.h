@@ -14,9 +14,9 @@
  * carry "gi(%rip)", "%fs:x@tpoff" or "(%rax,%rbx,8)" that some consumers
  * cannot read. Here the compiler only gets choices that every consumer
  * parses:
- *  - machines with 64-bit registers: a register or an integer constant
- *    ("nr"); on ppc64 only a register, as its constants and register
- *    numbers look alike.
+ *  - machines with 64-bit registers: a register ("r"), constants too:
+ *    perf records no value for a constant operand, and on ppc64 constants
+ *    and register numbers look alike. It costs one move per constant.
  *  - machines with 32-bit registers (i386, arm, ...): a copy of the
  *    argument in a local variable, passed as memory ("m"), which can only be
  *    a frame slot (register + displacement). This also covers 8-byte values,
@@ -55,33 +55,33 @@
 /* The 64-bit names: gdb knows no %r8b..%r15b; the size says the width. */
 #define _SDT_NOP nop
 #define _SDT_ARG_IN_FRAME 0
-#define _SDT_ARG_REG "nr"
+#define _SDT_ARG_REG "r"
 #define _SDT_ARG_PRINT "%q"
 #elif defined(__i386__)
 #define _SDT_NOP nop
 #define _SDT_ARG_IN_FRAME 1
-#define _SDT_ARG_REG "nr"
+#define _SDT_ARG_REG "r"
 #define _SDT_ARG_PRINT "%k"
 #define _SDT_FRAME_TEXT(s, o) "%c" #s "@%c" #o "(%k0)"
 #elif defined(__aarch64__)
-/* gcc and clang print x0..x30 for every general register operand. */
+/* Always the x register (clang warns about a narrow value otherwise). */
 #define _SDT_NOP nop
 #define _SDT_ARG_IN_FRAME 0
-#define _SDT_ARG_REG "nr"
-#define _SDT_ARG_PRINT "%"
+#define _SDT_ARG_REG "r"
+#define _SDT_ARG_PRINT "%x"
 #elif defined(__arm__)
 #define _SDT_NOP nop
 #define _SDT_ARG_IN_FRAME 1
-#define _SDT_ARG_REG "nr"
+#define _SDT_ARG_REG "r"
 #define _SDT_ARG_PRINT "%"
 #define _SDT_FRAME_TEXT(s, o) "%c" #s "@[%0, #%c" #o "]"
 #elif defined(__riscv) && __riscv_xlen == 64
 #define _SDT_NOP nop
 #define _SDT_ARG_IN_FRAME 0
-#define _SDT_ARG_REG "nr"
+#define _SDT_ARG_REG "r"
 #define _SDT_ARG_PRINT "%"
 #elif defined(__powerpc64__)
-/* Registers print as bare numbers, so a constant would read as one. */
+/* Registers print as bare numbers: a constant must never be one. */
 #define _SDT_NOP nop
 #define _SDT_ARG_IN_FRAME 0
 #define _SDT_ARG_REG "r"
@@ -90,7 +90,7 @@
 /* The 4-byte nop: uprobes and SystemTap expect "nop 0" here. */
 #define _SDT_NOP nop 0
 #define _SDT_ARG_IN_FRAME 0
-#define _SDT_ARG_REG "nr"
+#define _SDT_ARG_REG "r"
 #define _SDT_ARG_PRINT "%"
 #else
 /* Anything else: frame slots when registers are narrower than 8 bytes. */
@@ -104,7 +104,7 @@
 #else
 #define _SDT_ARG_IN_FRAME 1
 #endif
-#define _SDT_ARG_REG "nr"
+#define _SDT_ARG_REG "r"
 #define _SDT_ARG_PRINT "%"
 #define _SDT_FRAME_TEXT(s, o) "%c" #s "@%c" #o "(%0)"
 #endif
@@ -693,10 +693,8 @@ template <> struct __sdt_check<false> {
  */
 #ifdef STAP_SDT_ARG_CONSTRAINT
 #define _SDT_ASM_REG _SDT_ARG_REG
-#elif defined(__powerpc64__)
-#define _SDT_ASM_REG "r"
 #else
-#define _SDT_ASM_REG "nr"
+#define _SDT_ASM_REG "r"
 #endif
 #define _SDT_ASM_OPERAND_OF(i, x) _SDT_NAMED_OPERANDS(i, x, _SDT_ASM_REG(x))
 #if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L) ||             \

@@ -8,7 +8,8 @@ TESTS += \
 	tests/sdt/bpftrace-args.sh \
 	tests/sdt/semaphore-tracefs.sh \
 	tests/sdt/gdb-probes.sh \
-	tests/sdt/interop.sh
+	tests/sdt/interop.sh \
+	tests/sdt/consumers.sh
 EXTRA_DIST += \
 	tests/sdt/spec-lib.sh \
 	tests/sdt/probes.c \
