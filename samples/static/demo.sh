@@ -4,21 +4,17 @@
 # lack of tracing: it says why it cannot trace and stops there.
 : "${top_srcdir:?run through make demo}" "${top_builddir:?run through make demo}"
 server=$top_builddir/samples/static/server
-notes=$top_builddir/tests/tools/sdt-notes
+sdt_list=$top_builddir/sdt-list/sdt-list
 
-if [ ! -x "$server" ]; then
-	echo "demo: $server is not built; run 'make demo' from the build directory" >&2
+if [ ! -x "$server" ] || [ ! -x "$sdt_list" ]; then
+	echo "demo: the sample or sdt-list is not built; run 'make demo' from the build directory" >&2
 	exit 1
 fi
 
 echo "== The sample: $server (source: samples/static/server.c, stats.c)"
 echo
-echo "== Its probes, as the notes in the binary describe them:"
-if [ -x "$notes" ]; then
-	"$notes" "$server" | sed 's/^/   /'
-else
-	readelf -n "$server" | grep -A4 stapsdt | sed 's/^/   /'
-fi
+echo "== Its probes, and which tracers can read every argument (sdt-list --check):"
+"$sdt_list" --check "$server" | sed 's/^/   /'
 echo
 
 why=
