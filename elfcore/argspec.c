@@ -15,28 +15,31 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <elf.h>
 
 #include "argspec.h"
+#include "errmsg.h"
 
 #ifndef EM_RISCV
 #define EM_RISCV 243
 #endif
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
+/* Every parse error is -EINVAL with a reason. */
+#define fail(err, errlen, ...) sdt_errf(err, errlen, -EINVAL, __VA_ARGS__)
 
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
+/* PREFIX, then 0..MAX in decimal without leading zeros: "x30", "r12". */
+static int numbered_reg(const char *r, char prefix, long max)
+{
+	char *end;
+
+	if (r[0] != prefix || !isdigit((unsigned char)r[1]) ||
+	    (r[1] == '0' && r[2]))
+		return 0;
+	long n = strtol(r + 1, &end, 10);
+	return !*end && n <= max;
 }
 
 int sdt_arg_split(const char *spec, size_t *pos, size_t *start, size_t *len)
@@ -249,19 +252,30 @@ static int parse_x86(struct cur *c, struct sdt_arg *a, int is64, char *err,
 	return 0;
 }
 
+/* After "[": "reg]" or "reg, IMMn]" (IMM: "" on aarch64, "#" on arm). */
+static int parse_bracket(struct cur *c, struct sdt_arg *a, const char *imm,
+			 char *err, size_t errlen)
+{
+	a->kind = SDT_ARG_MEM;
+	a->value = 0;
+	if (!take_name(c, a->reg, sizeof(a->reg)))
+		return fail(err, errlen, "expected a base register");
+	if (eat(c, ", ") && (!eat(c, imm) || !take_int(c, &a->value)))
+		return fail(err, errlen, "expected %sN, a decimal offset", imm);
+	if (!eat(c, "]"))
+		return fail(err, errlen,
+			    "expected ] (index and writeback forms are not read by every consumer)");
+	return 0;
+}
+
 static int parse_aarch64(struct cur *c, struct sdt_arg *a, char *err,
 			 size_t errlen)
 {
+	int r;
+
 	if (eat(c, "[")) {
-		a->kind = SDT_ARG_MEM;
-		a->value = 0;
-		if (!take_name(c, a->reg, sizeof(a->reg)))
-			return fail(err, errlen, "expected a base register");
-		if (eat(c, ", ") && !take_int(c, &a->value))
-			return fail(err, errlen, "expected a decimal offset");
-		if (!eat(c, "]"))
-			return fail(err, errlen,
-				    "expected ] (index and writeback forms are not read by every consumer)");
+		if ((r = parse_bracket(c, a, "", err, errlen)))
+			return r;
 	} else if (c->p < c->end && (isdigit((unsigned char)*c->p) ||
 				    *c->p == '-')) {
 		a->kind = SDT_ARG_CONST;
@@ -273,15 +287,8 @@ static int parse_aarch64(struct cur *c, struct sdt_arg *a, char *err,
 		if (!take_name(c, a->reg, sizeof(a->reg)))
 			return fail(err, errlen, "expected a register");
 	}
-	if (!strcmp(a->reg, "sp"))
+	if (!strcmp(a->reg, "sp") || numbered_reg(a->reg, 'x', 30))
 		return 0;
-	if (a->reg[0] == 'x' && isdigit((unsigned char)a->reg[1])) {
-		char *end;
-		long n = strtol(a->reg + 1, &end, 10);
-		if (!*end && n >= 0 && n <= 30 &&
-		    (a->reg[1] != '0' || !a->reg[2]))
-			return 0;
-	}
 	if (a->reg[0] == 'v' || a->reg[0] == 'd' || a->reg[0] == 's' ||
 	    a->reg[0] == 'q')
 		return fail(err, errlen, "vector or float register %s", a->reg);
@@ -292,14 +299,8 @@ static int parse_aarch64(struct cur *c, struct sdt_arg *a, char *err,
 static int arm_reg_ok(const char *r)
 {
 	static const char *const names[] = { "fp", "ip", "sp", "lr", NULL };
-	char *end;
 
-	if (in_list(r, names))
-		return 1;
-	if (r[0] != 'r' || !isdigit((unsigned char)r[1]))
-		return 0;
-	long n = strtol(r + 1, &end, 10);
-	return !*end && n >= 0 && n <= 12 && (r[1] != '0' || !r[2]);
+	return in_list(r, names) || numbered_reg(r, 'r', 12);
 }
 
 static int parse_arm(struct cur *c, struct sdt_arg *a, char *err,
@@ -312,14 +313,9 @@ static int parse_arm(struct cur *c, struct sdt_arg *a, char *err,
 		return 0;
 	}
 	if (eat(c, "[")) {
-		a->kind = SDT_ARG_MEM;
-		a->value = 0;
-		if (!take_name(c, a->reg, sizeof(a->reg)))
-			return fail(err, errlen, "expected a base register");
-		if (eat(c, ", ") && (!eat(c, "#") || !take_int(c, &a->value)))
-			return fail(err, errlen, "expected #offset");
-		if (!eat(c, "]"))
-			return fail(err, errlen, "expected ]");
+		int r = parse_bracket(c, a, "#", err, errlen);
+		if (r)
+			return r;
 	} else {
 		a->kind = SDT_ARG_REG;
 		if (!take_name(c, a->reg, sizeof(a->reg)))
@@ -396,16 +392,10 @@ static int parse_ppc(struct cur *c, struct sdt_arg *a, char *err,
 static int s390_reg(struct cur *c, struct sdt_arg *a, char *err,
 		    size_t errlen)
 {
-	char *end;
-
 	if (!eat(c, "%") || !take_name(c, a->reg, sizeof(a->reg)))
 		return fail(err, errlen, "expected %%rN");
-	if (a->reg[0] == 'r' && isdigit((unsigned char)a->reg[1])) {
-		long n = strtol(a->reg + 1, &end, 10);
-		if (!*end && n >= 0 && n <= 15 &&
-		    (a->reg[1] != '0' || !a->reg[2]))
-			return 0;
-	}
+	if (numbered_reg(a->reg, 'r', 15))
+		return 0;
 	return fail(err, errlen, "register %%%s is not a general register",
 		    a->reg);
 }

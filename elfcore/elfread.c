@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,18 +18,9 @@
 #include <libelf.h>
 
 #include "elfobj.h"
+#include "errmsg.h"
 
-static int set_err(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
+#define set_err sdt_errf
 
 static int add_probe(struct sdt_elf *f, const struct sdt_note *n,
 		     uint64_t off, size_t *cap)

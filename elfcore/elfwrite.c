@@ -21,7 +21,6 @@
  * reserving more than a few pages.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,18 +28,9 @@
 #include <libelf.h>
 
 #include "elfobj.h"
+#include "errmsg.h"
 
-static int set_err(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
+#define set_err sdt_errf
 
 static int elf_fail(char *err, size_t errlen, const char *what)
 {

@@ -2,6 +2,7 @@
 # the test tools. Not installed.
 noinst_LTLIBRARIES += elfcore/libsdtcore.la
 elfcore_libsdtcore_la_SOURCES = \
+	elfcore/errmsg.c elfcore/errmsg.h \
 	elfcore/target.c elfcore/target.h \
 	elfcore/note.c elfcore/note.h \
 	elfcore/argspec.c elfcore/argspec.h \
