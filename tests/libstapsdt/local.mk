@@ -29,7 +29,8 @@ TESTS += \
 	tests/libstapsdt/stress.sh \
 	tests/libstapsdt/valgrind.sh \
 	tests/libstapsdt/aarch64.sh
-EXTRA_DIST += tests/libstapsdt/lib.sh tests/libstapsdt/compat.c \
+EXTRA_DIST += tests/libstapsdt/lib.sh tests/libstapsdt/sources.sh \
+	tests/libstapsdt/compat.c \
 	tests/libstapsdt/compat-errno.c tests/libstapsdt/stress.c \
 	tests/libstapsdt/aarch64-run.c tests/libstapsdt/aarch64-shim.c \
 	tests/libstapsdt/api.sh \

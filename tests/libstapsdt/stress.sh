@@ -1,36 +1,49 @@
-# 8 threads fire while another loads and unloads in a loop, under ASan and
-# under TSan: the library's sources are built into the program with each
-# sanitizer (with $CC, then clang and gcc if $CC is the other one).
+# 8 threads fire while another loads and unloads in a loop, under
+# ASan+UBSan and under TSan: the library's sources are built into the
+# program with each sanitizer, by $CC (the configured compiler). Only if
+# $CC has no runtime for a sanitizer (checked on a trivial program) does
+# the other of clang and gcc stand in; our own sources failing to build is
+# a failure, never a reason to look elsewhere.
 . "$top_srcdir/tests/lib.sh"
 export TMPDIR=$T
 S=$top_srcdir
-SRCS="$S/libstapsdt/provider.c $S/libstapsdt/object.c $S/libstapsdt/arch.c
-$S/libstapsdt/loader.c $S/libstapsdt/fire.c $S/elfcore/target.c
-$S/elfcore/note.c $S/elfcore/argspec.c $S/elfcore/elfread.c
-$S/elfcore/elfwrite.c $S/tests/libstapsdt/stress.c"
-CFL="-std=gnu11 -g -O1 -pthread -I$S/include -I$S/elfcore -I$S/libstapsdt -I$top_builddir"
+. "$top_srcdir/tests/libstapsdt/sources.sh"
+SRCS="$LIB_SRCS $S/tests/libstapsdt/stress.c"
+CFL="$LIB_CFLAGS -g -O1"
+printf 'int main(void) { return 0; }\n' >"$T/empty.c"
+
+# has_runtime CC FLAGS: CC builds and runs a trivial program with FLAGS.
+has_runtime() {
+	$1 $2 -o "$T/empty" "$T/empty.c" >/dev/null 2>&1 && "$T/empty"
+}
+
+# pick_cc FLAGS: $CC if it has the runtime, else the other of clang/gcc.
+pick_cc() {
+	for cc in "$CC" clang gcc; do
+		command -v "${cc%% *}" >/dev/null 2>&1 || continue
+		has_runtime "$cc" "$1" && { echo "$cc"; return 0; }
+	done
+	return 1
+}
 
 ran=0
-for san in address thread; do
-	built=
-	for cc in "$CC" clang gcc; do
-		command -v "$cc" >/dev/null 2>&1 || continue
-		if $cc $CFL -fsanitize=$san -fno-omit-frame-pointer -o "$T/stress-$san" \
-			$SRCS -lelf -ldl >"$T/build-$san.log" 2>&1 &&
-			"$T/stress-$san" 5 >/dev/null 2>&1; then
-			built=$cc
-			break
-		fi
-	done
-	[ -n "$built" ] || { note "no working -fsanitize=$san: $(tail -n 3 "$T/build-$san.log")"; continue; }
+for san in "address,undefined -fno-sanitize-recover=undefined" thread; do
+	name=${san%% *}
+	name=$(echo "$name" | tr , +)
+	sflags="-fsanitize=$san -fno-omit-frame-pointer"
+	cc=$(pick_cc "$sflags") || { note "no compiler runs -fsanitize=$san here"; continue; }
+	[ "$cc" = "$CC" ] || note "$CC has no -fsanitize=$san runtime: using $cc"
+	$cc $CFL $sflags -o "$T/stress-$name" $SRCS $LIB_LIBS >"$T/build-$name.log" 2>&1 ||
+		fail "build the $name stress program with $cc: $(tail -n 20 "$T/build-$name.log")"
 	for mode in memfd file; do
 		out=$(TSAN_OPTIONS="halt_on_error=1 report_signal_unsafe=0" \
 			ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" \
-			timeout 240 "$T/stress-$san" 150 $mode 2>&1) ||
-			fail "$san ($built, $mode): $out"
-		echo "$out" | grep -q 'WARNING: ThreadSanitizer\|ERROR: AddressSanitizer' &&
-			fail "$san ($built, $mode): $out"
-		note "$san ($built, $mode): $out"
+			UBSAN_OPTIONS="print_stacktrace=1" \
+			timeout 240 "$T/stress-$name" 150 $mode 2>&1) ||
+			fail "$name ($cc, $mode): $out"
+		echo "$out" | grep -q 'WARNING: ThreadSanitizer\|ERROR: AddressSanitizer\|runtime error:' &&
+			fail "$name ($cc, $mode): $out"
+		note "$name ($cc, $mode): $out"
 	done
 	ran=$((ran + 1))
 done

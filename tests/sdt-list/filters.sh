@@ -33,10 +33,23 @@ $CC -O2 -o "$T/clean" "$T/clean.c" || fail "build clean"
 "$SDT_LIST" --check "$T/clean" >"$T/out" || fail "--check on a clean binary: $(cat "$T/out")"
 grep -q 'libbpf yes, bcc/bpftrace yes, gdb yes, perf yes' "$T/out" ||
 	fail "clean verdicts: $(cat "$T/out")"
+# The compiler picks each operand (gcc: %edi and %rsi, clang -O2: stack
+# slots), so check the JSON against the spec it came from: the argument
+# list splits `args', and each description says the sign and size (argc
+# an int, argv a pointer) and the operand exactly as the spec writes it.
 "$SDT_LIST" --json --check "$T/clean" | python3 -c '
 import json, sys
 s = json.load(sys.stdin)
-assert len(s) == 1 and s[0]["check"]["libbpf"]["ok"] is True, s
-assert s[0]["arguments"][0]["description"].startswith("signed 4 bytes in register"), s
+assert len(s) == 1 and all(c["ok"] is True for c in s[0]["check"].values()), s
+a = s[0]["arguments"]
+assert [x["spec"] for x in a] == s[0]["args"].split(), s
+for x, size, signed in zip(a, (4, 8), (True, False)):
+    assert (x["size"], x["signed"], x["float"]) == (size, signed, False), x
+    op = x["spec"].split("@", 1)[1]
+    assert x["kind"] == ("register" if op.startswith("%") else "memory"), x
+    where = ("in register " if x["kind"] == "register" else "at ") + op
+    want = "%ssigned %d bytes %s" % ("" if signed else "un", size, where)
+    assert x["description"] == want, (x, want)
+assert len(a) == 2, a
 ' || fail "JSON of the clean binary"
 exit 0

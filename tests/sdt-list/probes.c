@@ -3,9 +3,11 @@
  * Probes for the sdt-list tests, built with SystemTap's <sys/sdt.h> or
  * ours: plain register arguments, a probe with several sites, one with a
  * semaphore (gated.c), a constant, and (with SystemTap's header, which lets the
- * compiler pick any operand) a float and a global, which come out as
- * `8f@...' and `-4@gi(%rip)'. With -DODD_SPECS (x86_64), also specs written
- * by hand that some consumers refuse.
+ * compiler pick any operand) a float and a global: the float always comes
+ * out as `8f@...', the global as whatever the compiler picks (gcc:
+ * `-4@gi(%rip)', clang: a stack slot or a register). With -DODD_SPECS
+ * (x86_64), also specs written by hand that some consumers refuse,
+ * among them the symbol operand `-4@gi(%rip)' whatever the compiler.
  *
  *   probes addr   print the semaphore's address, then fire forever
  *   probes        fire every probe every 10 ms, for at most 60 s
@@ -49,6 +51,7 @@ __attribute__((noinline)) static void fire(int i, long l, double d)
 	__asm__ __volatile__(STAP_PROBE_ASM(odd, nosize, %edi));
 	__asm__ __volatile__(STAP_PROBE_ASM(odd, seg, 8@%fs:0));
 	__asm__ __volatile__(STAP_PROBE_ASM(odd, twoargs, -4@%edi 8@%rsi));
+	__asm__ __volatile__(STAP_PROBE_ASM(odd, sym, -4@gi(%rip)));
 #endif
 #ifdef ODD_SIZE16
 	__asm__ __volatile__(STAP_PROBE_ASM(odd, s16, 16@%rax));
@@ -61,8 +64,8 @@ int main(int argc, char **argv)
 		printf("%p\n", (void *)&probes_gated_semaphore);
 		fflush(stdout);
 	}
-	for (int i = 0; i < 6000; i++) {
-		fire(i, i * 3L, dd);
+	for (int i = 1; i <= 6000; i++) {
+		fire(i, i * 3L + 1000, dd);
 		usleep(10000);
 	}
 	return 0;
