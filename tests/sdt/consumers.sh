@@ -31,6 +31,10 @@ need_cmd perf
 $CC -I"$SDT_INCLUDE" -O2 -fPIC -shared "$top_srcdir/tests/sdt/probes.c" \
 	-o "$T/libprobes.so" || fail "cannot build the probe library"
 "$SDT_NOTES" "$T/libprobes.so" >"$T/notes" || fail "sdt-notes refused a spec"
+# perf finds SDT probes through its build-id cache: a private one per run.
+perf_() { timeout 60 perf --buildid-dir "$T/debug" "$@"; }
+out=$(perf_ buildid-cache --add "$T/libprobes.so" 2>&1) ||
+	fail "perf buildid-cache --add: $out"
 checked=0
 while read -r pn rest; do
 	prov=${pn%%:*} name=${pn#*:}
@@ -39,10 +43,10 @@ while read -r pn rest; do
 	for a in $spec; do
 		case $a in *@*) want=$((want + 1)) ;; esac
 	done
-	out=$(timeout 60 perf probe -q -x "$T/libprobes.so" -a "sdt_$prov:$name" 2>&1) ||
+	out=$(perf_ probe -x "$T/libprobes.so" -a "sdt_$prov:$name" 2>&1) ||
 		fail "perf cannot add sdt_$prov:$name: $out"
 	line=$(grep "^p:sdt_$prov/$name " "$TRACEFS/uprobe_events")
-	perf probe -q -d "sdt_$prov:$name" >/dev/null 2>&1
+	perf_ probe -q -d "sdt_$prov:$name" >/dev/null 2>&1
 	got=$(printf '%s\n' "$line" | tr ' ' '\n' | grep -c '^arg[0-9]*=')
 	[ "$got" = "$want" ] ||
 		fail "perf records $got of $want arguments of $pn ($spec): $line"
