@@ -431,6 +431,31 @@ template <> struct __sdt_check<false> {
 #define _SDT_CHECKS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
 	_SDT_CHECKS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_CHECK(12, a12)
 
+/* _SDT_EACH_n(M, a1..an): M(1, a1), ..., M(n, an), the operand lists. */
+#define _SDT_EACH_1(m, a1) m(1, a1)
+#define _SDT_EACH_2(m, a1, a2) \
+	_SDT_EACH_1(m, a1), m(2, a2)
+#define _SDT_EACH_3(m, a1, a2, a3) \
+	_SDT_EACH_2(m, a1, a2), m(3, a3)
+#define _SDT_EACH_4(m, a1, a2, a3, a4) \
+	_SDT_EACH_3(m, a1, a2, a3), m(4, a4)
+#define _SDT_EACH_5(m, a1, a2, a3, a4, a5) \
+	_SDT_EACH_4(m, a1, a2, a3, a4), m(5, a5)
+#define _SDT_EACH_6(m, a1, a2, a3, a4, a5, a6) \
+	_SDT_EACH_5(m, a1, a2, a3, a4, a5), m(6, a6)
+#define _SDT_EACH_7(m, a1, a2, a3, a4, a5, a6, a7) \
+	_SDT_EACH_6(m, a1, a2, a3, a4, a5, a6), m(7, a7)
+#define _SDT_EACH_8(m, a1, a2, a3, a4, a5, a6, a7, a8) \
+	_SDT_EACH_7(m, a1, a2, a3, a4, a5, a6, a7), m(8, a8)
+#define _SDT_EACH_9(m, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	_SDT_EACH_8(m, a1, a2, a3, a4, a5, a6, a7, a8), m(9, a9)
+#define _SDT_EACH_10(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	_SDT_EACH_9(m, a1, a2, a3, a4, a5, a6, a7, a8, a9), m(10, a10)
+#define _SDT_EACH_11(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	_SDT_EACH_10(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), m(11, a11)
+#define _SDT_EACH_12(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	_SDT_EACH_11(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m(12, a12)
+
 #if _SDT_ARG_IN_FRAME
 #define _SDT_FRAME_0()
 #define _SDT_FRAME_1(a1) \
@@ -522,54 +547,30 @@ template <> struct __sdt_check<false> {
 
 #define _SDT_OPERANDS_0()
 #define _SDT_OPERANDS_1(a1) \
-	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_1(a1), "m"(_SDT_FRAME)
+	"r"(&_SDT_FRAME), _SDT_EACH_1(_SDT_FRAME_OPERAND, a1), "m"(_SDT_FRAME)
 #define _SDT_OPERANDS_2(a1, a2) \
-	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_2(a1, a2), "m"(_SDT_FRAME)
+	"r"(&_SDT_FRAME), _SDT_EACH_2(_SDT_FRAME_OPERAND, a1, a2), "m"(_SDT_FRAME)
 #define _SDT_OPERANDS_3(a1, a2, a3) \
-	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_3(a1, a2, a3), "m"(_SDT_FRAME)
+	"r"(&_SDT_FRAME), _SDT_EACH_3(_SDT_FRAME_OPERAND, a1, a2, a3), "m"(_SDT_FRAME)
 #define _SDT_OPERANDS_4(a1, a2, a3, a4) \
-	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_4(a1, a2, a3, a4), "m"(_SDT_FRAME)
+	"r"(&_SDT_FRAME), _SDT_EACH_4(_SDT_FRAME_OPERAND, a1, a2, a3, a4), "m"(_SDT_FRAME)
 #define _SDT_OPERANDS_5(a1, a2, a3, a4, a5) \
-	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_5(a1, a2, a3, a4, a5), "m"(_SDT_FRAME)
+	"r"(&_SDT_FRAME), _SDT_EACH_5(_SDT_FRAME_OPERAND, a1, a2, a3, a4, a5), "m"(_SDT_FRAME)
 #define _SDT_OPERANDS_6(a1, a2, a3, a4, a5, a6) \
-	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_6(a1, a2, a3, a4, a5, a6), "m"(_SDT_FRAME)
+	"r"(&_SDT_FRAME), _SDT_EACH_6(_SDT_FRAME_OPERAND, a1, a2, a3, a4, a5, a6), "m"(_SDT_FRAME)
 #define _SDT_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7) \
-	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_7(a1, a2, a3, a4, a5, a6, a7), "m"(_SDT_FRAME)
+	"r"(&_SDT_FRAME), _SDT_EACH_7(_SDT_FRAME_OPERAND, a1, a2, a3, a4, a5, a6, a7), "m"(_SDT_FRAME)
 #define _SDT_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8) \
-	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_8(a1, a2, a3, a4, a5, a6, a7, a8), "m"(_SDT_FRAME)
+	"r"(&_SDT_FRAME), _SDT_EACH_8(_SDT_FRAME_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8), "m"(_SDT_FRAME)
 #define _SDT_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9), "m"(_SDT_FRAME)
+	"r"(&_SDT_FRAME), _SDT_EACH_9(_SDT_FRAME_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8, a9), "m"(_SDT_FRAME)
 #define _SDT_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), "m"(_SDT_FRAME)
+	"r"(&_SDT_FRAME), _SDT_EACH_10(_SDT_FRAME_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), "m"(_SDT_FRAME)
 #define _SDT_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), "m"(_SDT_FRAME)
+	"r"(&_SDT_FRAME), _SDT_EACH_11(_SDT_FRAME_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), "m"(_SDT_FRAME)
 #define _SDT_OPERANDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	"r"(&_SDT_FRAME), _SDT_FRAME_OPS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), "m"(_SDT_FRAME)
+	"r"(&_SDT_FRAME), _SDT_EACH_12(_SDT_FRAME_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), "m"(_SDT_FRAME)
 
-#define _SDT_FRAME_OPS_0()
-#define _SDT_FRAME_OPS_1(a1) _SDT_FRAME_OPERAND(1, a1)
-#define _SDT_FRAME_OPS_2(a1, a2) \
-	_SDT_FRAME_OPS_1(a1), _SDT_FRAME_OPERAND(2, a2)
-#define _SDT_FRAME_OPS_3(a1, a2, a3) \
-	_SDT_FRAME_OPS_2(a1, a2), _SDT_FRAME_OPERAND(3, a3)
-#define _SDT_FRAME_OPS_4(a1, a2, a3, a4) \
-	_SDT_FRAME_OPS_3(a1, a2, a3), _SDT_FRAME_OPERAND(4, a4)
-#define _SDT_FRAME_OPS_5(a1, a2, a3, a4, a5) \
-	_SDT_FRAME_OPS_4(a1, a2, a3, a4), _SDT_FRAME_OPERAND(5, a5)
-#define _SDT_FRAME_OPS_6(a1, a2, a3, a4, a5, a6) \
-	_SDT_FRAME_OPS_5(a1, a2, a3, a4, a5), _SDT_FRAME_OPERAND(6, a6)
-#define _SDT_FRAME_OPS_7(a1, a2, a3, a4, a5, a6, a7) \
-	_SDT_FRAME_OPS_6(a1, a2, a3, a4, a5, a6), _SDT_FRAME_OPERAND(7, a7)
-#define _SDT_FRAME_OPS_8(a1, a2, a3, a4, a5, a6, a7, a8) \
-	_SDT_FRAME_OPS_7(a1, a2, a3, a4, a5, a6, a7), _SDT_FRAME_OPERAND(8, a8)
-#define _SDT_FRAME_OPS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	_SDT_FRAME_OPS_8(a1, a2, a3, a4, a5, a6, a7, a8), _SDT_FRAME_OPERAND(9, a9)
-#define _SDT_FRAME_OPS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	_SDT_FRAME_OPS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9), _SDT_FRAME_OPERAND(10, a10)
-#define _SDT_FRAME_OPS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	_SDT_FRAME_OPS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), _SDT_FRAME_OPERAND(11, a11)
-#define _SDT_FRAME_OPS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	_SDT_FRAME_OPS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), _SDT_FRAME_OPERAND(12, a12)
 
 #define _SDT_TEXT_0 ""
 #define _SDT_TEXT_1 _SDT_FRAME_TEXT(1, 2)
@@ -601,29 +602,18 @@ template <> struct __sdt_check<false> {
 #define _SDT_FRAME_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 
 #define _SDT_OPERANDS_0()
-#define _SDT_OPERANDS_1(a1) _SDT_REG_OPERAND(1, a1)
-#define _SDT_OPERANDS_2(a1, a2) \
-	_SDT_OPERANDS_1(a1), _SDT_REG_OPERAND(2, a2)
-#define _SDT_OPERANDS_3(a1, a2, a3) \
-	_SDT_OPERANDS_2(a1, a2), _SDT_REG_OPERAND(3, a3)
-#define _SDT_OPERANDS_4(a1, a2, a3, a4) \
-	_SDT_OPERANDS_3(a1, a2, a3), _SDT_REG_OPERAND(4, a4)
-#define _SDT_OPERANDS_5(a1, a2, a3, a4, a5) \
-	_SDT_OPERANDS_4(a1, a2, a3, a4), _SDT_REG_OPERAND(5, a5)
-#define _SDT_OPERANDS_6(a1, a2, a3, a4, a5, a6) \
-	_SDT_OPERANDS_5(a1, a2, a3, a4, a5), _SDT_REG_OPERAND(6, a6)
-#define _SDT_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7) \
-	_SDT_OPERANDS_6(a1, a2, a3, a4, a5, a6), _SDT_REG_OPERAND(7, a7)
-#define _SDT_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8) \
-	_SDT_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7), _SDT_REG_OPERAND(8, a8)
-#define _SDT_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	_SDT_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8), _SDT_REG_OPERAND(9, a9)
-#define _SDT_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	_SDT_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9), _SDT_REG_OPERAND(10, a10)
-#define _SDT_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	_SDT_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), _SDT_REG_OPERAND(11, a11)
-#define _SDT_OPERANDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	_SDT_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), _SDT_REG_OPERAND(12, a12)
+#define _SDT_OPERANDS_1(a1) _SDT_EACH_1(_SDT_REG_OPERAND, a1)
+#define _SDT_OPERANDS_2(a1, a2) _SDT_EACH_2(_SDT_REG_OPERAND, a1, a2)
+#define _SDT_OPERANDS_3(a1, a2, a3) _SDT_EACH_3(_SDT_REG_OPERAND, a1, a2, a3)
+#define _SDT_OPERANDS_4(a1, a2, a3, a4) _SDT_EACH_4(_SDT_REG_OPERAND, a1, a2, a3, a4)
+#define _SDT_OPERANDS_5(a1, a2, a3, a4, a5) _SDT_EACH_5(_SDT_REG_OPERAND, a1, a2, a3, a4, a5)
+#define _SDT_OPERANDS_6(a1, a2, a3, a4, a5, a6) _SDT_EACH_6(_SDT_REG_OPERAND, a1, a2, a3, a4, a5, a6)
+#define _SDT_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_EACH_7(_SDT_REG_OPERAND, a1, a2, a3, a4, a5, a6, a7)
+#define _SDT_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_EACH_8(_SDT_REG_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8)
+#define _SDT_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_EACH_9(_SDT_REG_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _SDT_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_EACH_10(_SDT_REG_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define _SDT_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_EACH_11(_SDT_REG_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define _SDT_OPERANDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_EACH_12(_SDT_REG_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 
 #define _SDT_TEXT_0 ""
 #define _SDT_TEXT_1 _SDT_REG_TEXT(0, 1)
