@@ -405,32 +405,6 @@ template <> struct __sdt_check<false> {
 	__builtin_choose_expr(_SDT_IS_ADDRESS(x), (unsigned long)(x), (x))
 #endif
 
-/* Per argument count: checks, the frame copy, operands and spec text. */
-#define _SDT_CHECKS_0()
-#define _SDT_CHECKS_1(a1) _SDT_CHECK(1, a1)
-#define _SDT_CHECKS_2(a1, a2) \
-	_SDT_CHECKS_1(a1) _SDT_CHECK(2, a2)
-#define _SDT_CHECKS_3(a1, a2, a3) \
-	_SDT_CHECKS_2(a1, a2) _SDT_CHECK(3, a3)
-#define _SDT_CHECKS_4(a1, a2, a3, a4) \
-	_SDT_CHECKS_3(a1, a2, a3) _SDT_CHECK(4, a4)
-#define _SDT_CHECKS_5(a1, a2, a3, a4, a5) \
-	_SDT_CHECKS_4(a1, a2, a3, a4) _SDT_CHECK(5, a5)
-#define _SDT_CHECKS_6(a1, a2, a3, a4, a5, a6) \
-	_SDT_CHECKS_5(a1, a2, a3, a4, a5) _SDT_CHECK(6, a6)
-#define _SDT_CHECKS_7(a1, a2, a3, a4, a5, a6, a7) \
-	_SDT_CHECKS_6(a1, a2, a3, a4, a5, a6) _SDT_CHECK(7, a7)
-#define _SDT_CHECKS_8(a1, a2, a3, a4, a5, a6, a7, a8) \
-	_SDT_CHECKS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_CHECK(8, a8)
-#define _SDT_CHECKS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	_SDT_CHECKS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_CHECK(9, a9)
-#define _SDT_CHECKS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	_SDT_CHECKS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_CHECK(10, a10)
-#define _SDT_CHECKS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	_SDT_CHECKS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_CHECK(11, a11)
-#define _SDT_CHECKS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	_SDT_CHECKS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_CHECK(12, a12)
-
 /* _SDT_EACH_n(M, a1..an): M(1, a1), ..., M(n, an), the operand lists. */
 #define _SDT_EACH_1(m, a1) m(1, a1)
 #define _SDT_EACH_2(m, a1, a2) \
@@ -455,6 +429,46 @@ template <> struct __sdt_check<false> {
 	_SDT_EACH_10(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), m(11, a11)
 #define _SDT_EACH_12(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
 	_SDT_EACH_11(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m(12, a12)
+
+/* _SDT_ALL_n(M, a1..an): the same, without commas: declarations, checks. */
+#define _SDT_ALL_1(m, a1) m(1, a1)
+#define _SDT_ALL_2(m, a1, a2) \
+	_SDT_ALL_1(m, a1) m(2, a2)
+#define _SDT_ALL_3(m, a1, a2, a3) \
+	_SDT_ALL_2(m, a1, a2) m(3, a3)
+#define _SDT_ALL_4(m, a1, a2, a3, a4) \
+	_SDT_ALL_3(m, a1, a2, a3) m(4, a4)
+#define _SDT_ALL_5(m, a1, a2, a3, a4, a5) \
+	_SDT_ALL_4(m, a1, a2, a3, a4) m(5, a5)
+#define _SDT_ALL_6(m, a1, a2, a3, a4, a5, a6) \
+	_SDT_ALL_5(m, a1, a2, a3, a4, a5) m(6, a6)
+#define _SDT_ALL_7(m, a1, a2, a3, a4, a5, a6, a7) \
+	_SDT_ALL_6(m, a1, a2, a3, a4, a5, a6) m(7, a7)
+#define _SDT_ALL_8(m, a1, a2, a3, a4, a5, a6, a7, a8) \
+	_SDT_ALL_7(m, a1, a2, a3, a4, a5, a6, a7) m(8, a8)
+#define _SDT_ALL_9(m, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	_SDT_ALL_8(m, a1, a2, a3, a4, a5, a6, a7, a8) m(9, a9)
+#define _SDT_ALL_10(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	_SDT_ALL_9(m, a1, a2, a3, a4, a5, a6, a7, a8, a9) m(10, a10)
+#define _SDT_ALL_11(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	_SDT_ALL_10(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) m(11, a11)
+#define _SDT_ALL_12(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	_SDT_ALL_11(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) m(12, a12)
+
+/* Per argument count: checks, the frame copy, operands and spec text. */
+#define _SDT_CHECKS_0()
+#define _SDT_CHECKS_1(a1) _SDT_ALL_1(_SDT_CHECK, a1)
+#define _SDT_CHECKS_2(a1, a2) _SDT_ALL_2(_SDT_CHECK, a1, a2)
+#define _SDT_CHECKS_3(a1, a2, a3) _SDT_ALL_3(_SDT_CHECK, a1, a2, a3)
+#define _SDT_CHECKS_4(a1, a2, a3, a4) _SDT_ALL_4(_SDT_CHECK, a1, a2, a3, a4)
+#define _SDT_CHECKS_5(a1, a2, a3, a4, a5) _SDT_ALL_5(_SDT_CHECK, a1, a2, a3, a4, a5)
+#define _SDT_CHECKS_6(a1, a2, a3, a4, a5, a6) _SDT_ALL_6(_SDT_CHECK, a1, a2, a3, a4, a5, a6)
+#define _SDT_CHECKS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_ALL_7(_SDT_CHECK, a1, a2, a3, a4, a5, a6, a7)
+#define _SDT_CHECKS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_ALL_8(_SDT_CHECK, a1, a2, a3, a4, a5, a6, a7, a8)
+#define _SDT_CHECKS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_ALL_9(_SDT_CHECK, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _SDT_CHECKS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_ALL_10(_SDT_CHECK, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define _SDT_CHECKS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_ALL_11(_SDT_CHECK, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define _SDT_CHECKS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_ALL_12(_SDT_CHECK, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 
 #if _SDT_ARG_IN_FRAME
 #define _SDT_FRAME_0()
@@ -496,54 +510,32 @@ template <> struct __sdt_check<false> {
 		_SDT_VALUES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) };
 
 #define _SDT_FIELDS_0()
-#define _SDT_FIELDS_1(a1) _SDT_FIELD(1, a1)
-#define _SDT_FIELDS_2(a1, a2) \
-	_SDT_FIELDS_1(a1) _SDT_FIELD(2, a2)
-#define _SDT_FIELDS_3(a1, a2, a3) \
-	_SDT_FIELDS_2(a1, a2) _SDT_FIELD(3, a3)
-#define _SDT_FIELDS_4(a1, a2, a3, a4) \
-	_SDT_FIELDS_3(a1, a2, a3) _SDT_FIELD(4, a4)
-#define _SDT_FIELDS_5(a1, a2, a3, a4, a5) \
-	_SDT_FIELDS_4(a1, a2, a3, a4) _SDT_FIELD(5, a5)
-#define _SDT_FIELDS_6(a1, a2, a3, a4, a5, a6) \
-	_SDT_FIELDS_5(a1, a2, a3, a4, a5) _SDT_FIELD(6, a6)
-#define _SDT_FIELDS_7(a1, a2, a3, a4, a5, a6, a7) \
-	_SDT_FIELDS_6(a1, a2, a3, a4, a5, a6) _SDT_FIELD(7, a7)
-#define _SDT_FIELDS_8(a1, a2, a3, a4, a5, a6, a7, a8) \
-	_SDT_FIELDS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_FIELD(8, a8)
-#define _SDT_FIELDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	_SDT_FIELDS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_FIELD(9, a9)
-#define _SDT_FIELDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	_SDT_FIELDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_FIELD(10, a10)
-#define _SDT_FIELDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	_SDT_FIELDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_FIELD(11, a11)
-#define _SDT_FIELDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	_SDT_FIELDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_FIELD(12, a12)
+#define _SDT_FIELDS_1(a1) _SDT_ALL_1(_SDT_FIELD, a1)
+#define _SDT_FIELDS_2(a1, a2) _SDT_ALL_2(_SDT_FIELD, a1, a2)
+#define _SDT_FIELDS_3(a1, a2, a3) _SDT_ALL_3(_SDT_FIELD, a1, a2, a3)
+#define _SDT_FIELDS_4(a1, a2, a3, a4) _SDT_ALL_4(_SDT_FIELD, a1, a2, a3, a4)
+#define _SDT_FIELDS_5(a1, a2, a3, a4, a5) _SDT_ALL_5(_SDT_FIELD, a1, a2, a3, a4, a5)
+#define _SDT_FIELDS_6(a1, a2, a3, a4, a5, a6) _SDT_ALL_6(_SDT_FIELD, a1, a2, a3, a4, a5, a6)
+#define _SDT_FIELDS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_ALL_7(_SDT_FIELD, a1, a2, a3, a4, a5, a6, a7)
+#define _SDT_FIELDS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_ALL_8(_SDT_FIELD, a1, a2, a3, a4, a5, a6, a7, a8)
+#define _SDT_FIELDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_ALL_9(_SDT_FIELD, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _SDT_FIELDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_ALL_10(_SDT_FIELD, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define _SDT_FIELDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_ALL_11(_SDT_FIELD, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define _SDT_FIELDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_ALL_12(_SDT_FIELD, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 
 #define _SDT_VALUES_0()
-#define _SDT_VALUES_1(a1) _SDT_VALUE(1, a1)
-#define _SDT_VALUES_2(a1, a2) \
-	_SDT_VALUES_1(a1), _SDT_VALUE(2, a2)
-#define _SDT_VALUES_3(a1, a2, a3) \
-	_SDT_VALUES_2(a1, a2), _SDT_VALUE(3, a3)
-#define _SDT_VALUES_4(a1, a2, a3, a4) \
-	_SDT_VALUES_3(a1, a2, a3), _SDT_VALUE(4, a4)
-#define _SDT_VALUES_5(a1, a2, a3, a4, a5) \
-	_SDT_VALUES_4(a1, a2, a3, a4), _SDT_VALUE(5, a5)
-#define _SDT_VALUES_6(a1, a2, a3, a4, a5, a6) \
-	_SDT_VALUES_5(a1, a2, a3, a4, a5), _SDT_VALUE(6, a6)
-#define _SDT_VALUES_7(a1, a2, a3, a4, a5, a6, a7) \
-	_SDT_VALUES_6(a1, a2, a3, a4, a5, a6), _SDT_VALUE(7, a7)
-#define _SDT_VALUES_8(a1, a2, a3, a4, a5, a6, a7, a8) \
-	_SDT_VALUES_7(a1, a2, a3, a4, a5, a6, a7), _SDT_VALUE(8, a8)
-#define _SDT_VALUES_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	_SDT_VALUES_8(a1, a2, a3, a4, a5, a6, a7, a8), _SDT_VALUE(9, a9)
-#define _SDT_VALUES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	_SDT_VALUES_9(a1, a2, a3, a4, a5, a6, a7, a8, a9), _SDT_VALUE(10, a10)
-#define _SDT_VALUES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	_SDT_VALUES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), _SDT_VALUE(11, a11)
-#define _SDT_VALUES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	_SDT_VALUES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), _SDT_VALUE(12, a12)
+#define _SDT_VALUES_1(a1) _SDT_EACH_1(_SDT_VALUE, a1)
+#define _SDT_VALUES_2(a1, a2) _SDT_EACH_2(_SDT_VALUE, a1, a2)
+#define _SDT_VALUES_3(a1, a2, a3) _SDT_EACH_3(_SDT_VALUE, a1, a2, a3)
+#define _SDT_VALUES_4(a1, a2, a3, a4) _SDT_EACH_4(_SDT_VALUE, a1, a2, a3, a4)
+#define _SDT_VALUES_5(a1, a2, a3, a4, a5) _SDT_EACH_5(_SDT_VALUE, a1, a2, a3, a4, a5)
+#define _SDT_VALUES_6(a1, a2, a3, a4, a5, a6) _SDT_EACH_6(_SDT_VALUE, a1, a2, a3, a4, a5, a6)
+#define _SDT_VALUES_7(a1, a2, a3, a4, a5, a6, a7) _SDT_EACH_7(_SDT_VALUE, a1, a2, a3, a4, a5, a6, a7)
+#define _SDT_VALUES_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_EACH_8(_SDT_VALUE, a1, a2, a3, a4, a5, a6, a7, a8)
+#define _SDT_VALUES_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_EACH_9(_SDT_VALUE, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _SDT_VALUES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_EACH_10(_SDT_VALUE, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define _SDT_VALUES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_EACH_11(_SDT_VALUE, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define _SDT_VALUES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_EACH_12(_SDT_VALUE, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 
 #define _SDT_OPERANDS_0()
 #define _SDT_OPERANDS_1(a1) \
