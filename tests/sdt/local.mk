@@ -27,4 +27,5 @@ EXTRA_DIST += \
 	tests/sdt/gdb-probes.sh \
 	tests/sdt/interop.sh \
 	tests/sdt/interop-theirs.c \
-	tests/sdt/interop-ours.c
+	tests/sdt/interop-ours.c \
+	tests/sdt/consumers.sh
