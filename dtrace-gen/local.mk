@@ -13,6 +13,10 @@ dtrace_gen_dtrace_gen_SOURCES = \
 	dtrace-gen/diag.c \
 	dtrace-gen/buf.c
 dtrace_gen_dtrace_gen_LDADD = elfcore/libsdtcore.la
+if STATIC_DTRACE_GEN
+dtrace_gen_dtrace_gen_LDFLAGS = -all-static
+dtrace_gen_dtrace_gen_LDADD += -lz
+endif
 dist_man_MANS += dtrace-gen/dtrace-gen.1
 
 # `make install' also installs it as `dtrace' (configure
