@@ -28,6 +28,12 @@ void dg_lexer_init(struct dg_lexer *lx, const char *file, const char *text,
 		   struct dg_diag *diag)
 {
 	memset(lx, 0, sizeof(*lx));
+	/* Editors on some systems start UTF-8 files with a byte order
+	 * mark; SystemTap's dtrace skips it, so do we. */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+		text += 3;
+		len -= 3;
+	}
 	lx->text = text;
 	lx->end = text + len;
 	lx->pos = text;

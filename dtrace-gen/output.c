@@ -12,7 +12,10 @@
  * temporary behind either.
  *
  * A target that exists and is not a regular file (-o /dev/null, a pipe)
- * is written in place, once complete: there is nothing to replace.
+ * is written in place, once complete: there is nothing to replace. A
+ * symbolic link is written through, as open() would: the file it leads
+ * to is replaced and the link stays (renaming over the link itself would
+ * turn `-o /dev/stdout > probes.h' into a regular file in /dev).
  */
 #define _GNU_SOURCE /* mkostemp */
 #include <errno.h>
@@ -54,8 +57,8 @@ static int copy_fd(int from, int to)
  * The output is built in memory first (libelf wants a file it can seek
  * in, which a pipe or /dev/null is not), then copied out.
  */
-static int write_special(const char *path, dg_write_fn write_fn, void *ctx,
-			 struct dg_diag *diag)
+static int write_special(const char *path, int flags, dg_write_fn write_fn,
+			 void *ctx, struct dg_diag *diag)
 {
 	int mem = memfd_create("dtrace-gen", MFD_CLOEXEC), fd, r;
 
@@ -69,7 +72,7 @@ static int write_special(const char *path, dg_write_fn write_fn, void *ctx,
 		close(mem);
 		return r;
 	}
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | flags, 0666);
 	if (fd < 0) {
 		dg_error(diag, path, "cannot open for writing: %s",
 			 strerror(errno));
@@ -113,14 +116,24 @@ int dg_output_atomic(const char *path, dg_write_fn write_fn, void *ctx,
 {
 	sigset_t hold, saved;
 	struct stat st;
-	char *tmp;
+	char *tmp, *real = NULL;
+	const char *target = path;
 	int fd, r = -1;
 
 	if (!stat(path, &st) && !S_ISREG(st.st_mode))
-		return write_special(path, write_fn, ctx, diag);
-	tmp = temp_name(path);
+		return write_special(path, 0, write_fn, ctx, diag);
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+		real = realpath(path, NULL);
+		/* Dangling: create what it names, as open() would. */
+		if (!real)
+			return write_special(path, O_CREAT | O_TRUNC, write_fn,
+					     ctx, diag);
+		target = real;
+	}
+	tmp = temp_name(target);
 	if (!tmp) {
 		dg_error(diag, path, "out of memory");
+		free(real);
 		return -1;
 	}
 	sigemptyset(&hold);
@@ -145,7 +158,7 @@ int dg_output_atomic(const char *path, dg_write_fn write_fn, void *ctx,
 		dg_error(diag, path, "cannot write: %s", strerror(errno));
 		r = -1;
 	}
-	if (!r && rename(tmp, path)) {
+	if (!r && rename(tmp, target)) {
 		dg_error(diag, path, "cannot replace it: %s", strerror(errno));
 		r = -1;
 	}
@@ -154,5 +167,6 @@ int dg_output_atomic(const char *path, dg_write_fn write_fn, void *ctx,
 out:
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 	free(tmp);
+	free(real);
 	return r;
 }

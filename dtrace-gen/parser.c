@@ -389,9 +389,17 @@ static int probe(struct parser *p, const char *provider)
 	if (!is_punct(&p->tok, ";")) {
 		struct dg_loc loc = after_prev(p);
 
-		dg_error_at(p->diag, &loc, "expected `;' after probe `%s'",
-			    pr.name);
-		return -EINVAL;
+		/* SystemTap's dtrace takes the `;' as optional, and its own
+		 * tests leave out the last one: allow that one, and only it. */
+		if (!is_punct(&p->tok, "}")) {
+			dg_error_at(p->diag, &loc,
+				    "expected `;' after probe `%s'", pr.name);
+			return -EINVAL;
+		}
+		dg_warning_at(p->diag, &loc,
+			      "missing `;' after probe `%s' (accepted before "
+			      "`}'); add it",
+			      pr.name);
 	}
 	/* `(void)' keeps its text for the comment, as the source says. */
 	pr.nparams = pr.nargs ? pr.nargs : args[0] != NULL;
@@ -405,7 +413,7 @@ static int probe(struct parser *p, const char *provider)
 	err = add_probe(p, &pr);
 	if (err)
 		return err;
-	return advance(p);
+	return is_punct(&p->tok, ";") ? advance(p) : 0;
 }
 
 /* `provider NAME { probes } [;]', at NAME. */

@@ -35,6 +35,23 @@ expect_eq "mode" "-rw-r--r--" "$(ls -l ../out/mode.h | cut -c1-10)"
 # Outputs that are not regular files are written in place.
 "$DG" -h -s good.d -o /dev/null || fail "-o /dev/null"
 "$DG" -G -s good.d -o /dev/null || fail "-G -o /dev/null"
+# A symbolic link is written through, as open() would, and stays a link:
+# to a file, to nothing yet, and to the file behind our stdout (what
+# `-o /dev/stdout > probes.h' does; renaming over /dev/stdout would be bad).
+echo old >../out/real.h
+ln -s real.h ../out/link.h && ln -s new.h ../out/dangling.h &&
+	ln -s /proc/self/fd/1 ../out/stdout || fail "ln -s"
+"$DG" -h -s good.d -o ../out/link.h || fail "-o a link"
+"$DG" -G -s good.d -o ../out/dangling.h || fail "-o a dangling link"
+"$DG" -h -s good.d -o ../out/stdout >../out/captured.h || fail "-o a link to stdout"
+for l in link.h dangling.h stdout; do
+	[ -L ../out/$l ] || fail "-o $l replaced the link with a file"
+done
+cmp -s ref.h ../out/real.h || fail "-o link.h did not write the file it leads to"
+cmp -s ref.o ../out/new.h || fail "-o dangling.h did not create the file it names"
+cmp -s ref.h ../out/captured.h || fail "-o a link to stdout did not write stdout"
+left=$(ls -A ../out | grep '^\.' || true)
+[ -z "$left" ] || fail "writing through links left $left"
 # An interrupted run (SIGTERM while writing a big file) leaves nothing.
 awk 'BEGIN { print "provider big {"; for (i = 0; i < 100000; i++) printf "probe p%d(int);\n", i; print "};" }' >big.d
 "$DG" -h -s big.d -o ../out/big.h &

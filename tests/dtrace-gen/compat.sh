@@ -16,7 +16,7 @@ cd "$T" || fail "cd"
 
 # The inputs SystemTap's own parser reads correctly (edge.d has shapes it
 # gets wrong; see golden.sh for ours).
-for name in glib memcached node postgresql python; do
+for name in glib memcached node postgresql python quirks; do
 	d=$DG_DATA/inputs/$name.d
 	flags=
 	[ $name = postgresql ] && flags=-C

@@ -61,6 +61,10 @@ check '# 40 "orig.d"\nprovider a {\n probe x(int a = 1);\n};\n' \
 check '#line 7 "gen.d"\nprovider a {\n probe x(;\n};\n' \
 	"gen.d:8:10: error: missing \`)' to close the parameter list of probe \`x'"
 
+# A byte order mark is skipped, and columns count from after it.
+check '\357\273\277provider a { probe x(int = 1); };\n' \
+	"in$((n + 1)).d:1:26: error: unexpected \`=' in parameter 1 of probe \`x'"
+
 # Unreadable input, unwritable output.
 echo earlier >out.h
 "$DG" -h -s missing.d -o out.h 2>err && fail "missing input accepted"
@@ -83,4 +87,12 @@ printf '#if 0\nprovider a { probe x(); };\n#endif\n' >warn.d
 [ -s out ] && fail "something was printed on stdout: $(cat out)"
 grep -q "^warn.d:1:1: warning: \`#if' is not evaluated without -C" err ||
 	fail "no #if warning: $(cat err)"
+# SystemTap's dtrace lets the last probe of a block go without its `;':
+# a warning, not an error (but between two probes it stays an error, above).
+printf 'provider a {\n\tprobe x(int)\n}\n' >semi.d
+"$DG" -h -s semi.d -o semi.h 2>err || fail "a missing last \`;' failed the run: $(cat err)"
+expect_eq "missing last ;" \
+	"semi.d:2:14: warning: missing \`;' after probe \`x' (accepted before \`}'); add it" \
+	"$(head -n 1 err)"
+grep -q '^#define A_X(arg1) ' semi.h || fail "the probe without \`;' is missing"
 exit 0

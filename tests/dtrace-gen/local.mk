@@ -21,6 +21,7 @@ EXTRA_DIST += $(DTRACE_GEN_TESTS) \
 	tests/dtrace-gen/inputs/node.d \
 	tests/dtrace-gen/inputs/postgresql.d \
 	tests/dtrace-gen/inputs/python.d \
+	tests/dtrace-gen/inputs/quirks.d \
 	tests/dtrace-gen/golden/edge.h tests/dtrace-gen/golden/edge.o.txt \
 	tests/dtrace-gen/golden/glib.h tests/dtrace-gen/golden/glib.o.txt \
 	tests/dtrace-gen/golden/memcached.h \
@@ -28,4 +29,5 @@ EXTRA_DIST += $(DTRACE_GEN_TESTS) \
 	tests/dtrace-gen/golden/node.h tests/dtrace-gen/golden/node.o.txt \
 	tests/dtrace-gen/golden/postgresql.h \
 	tests/dtrace-gen/golden/postgresql.o.txt \
-	tests/dtrace-gen/golden/python.h tests/dtrace-gen/golden/python.o.txt
+	tests/dtrace-gen/golden/python.h tests/dtrace-gen/golden/python.o.txt \
+	tests/dtrace-gen/golden/quirks.h tests/dtrace-gen/golden/quirks.o.txt
