@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <elf.h>
@@ -176,15 +177,53 @@ int sdt_target_from_image(struct sdt_target *t, const void *image, size_t len)
 	return 0;
 }
 
+/*
+ * The first object member of an ar archive (static libraries given to
+ * dtrace -G): skip the symbol table ("/", "/SYM64/") and the long-name
+ * table ("//"), then read the member like a file. Returns its offset.
+ */
+static int archive_first_object(int fd, off_t *at)
+{
+	unsigned char hdr[60];
+	off_t off = 8; /* after "!<arch>\n" */
+
+	for (int i = 0; i < 16; i++) {
+		if (pread(fd, hdr, sizeof(hdr), off) != (ssize_t)sizeof(hdr) ||
+		    hdr[58] != '`' || hdr[59] != '\n')
+			return -ENOEXEC;
+		char size_text[11];
+		memcpy(size_text, hdr + 48, 10);
+		size_text[10] = 0;
+		char *end;
+		long long size = strtoll(size_text, &end, 10);
+		if (end == size_text || size < 0)
+			return -ENOEXEC;
+		if (hdr[0] != '/') {
+			*at = off + 60;
+			return 0;
+		}
+		off += 60 + size + (size & 1);
+	}
+	return -ENOEXEC;
+}
+
 int sdt_target_from_file(struct sdt_target *t, const char *path)
 {
 	unsigned char buf[64];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	off_t at = 0;
+	int err = 0;
 
 	if (fd < 0)
 		return -errno;
 	ssize_t n = pread(fd, buf, sizeof(buf), 0);
-	int err = n < 0 ? -errno : 0;
+	if (n >= 8 && memcmp(buf, "!<arch>\n", 8) == 0) {
+		err = archive_first_object(fd, &at);
+		if (!err)
+			n = pread(fd, buf, sizeof(buf), at);
+	}
+	if (n < 0)
+		err = -errno;
 	close(fd);
 	if (err)
 		return err;

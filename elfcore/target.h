@@ -26,7 +26,8 @@ struct sdt_target {
 void sdt_target_host(struct sdt_target *t);
 
 /*
- * Read class, byte order, machine and flags from the ELF header of PATH.
+ * Read class, byte order, machine and flags from the ELF header of PATH
+ * (or of the first object in PATH, an ar archive).
  * Returns 0, or a negative errno: -ENOEXEC when PATH is not ELF.
  */
 int sdt_target_from_file(struct sdt_target *t, const char *path);

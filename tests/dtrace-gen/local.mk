@@ -8,6 +8,7 @@ DTRACE_GEN_TESTS = \
 	tests/dtrace-gen/cli.sh \
 	tests/dtrace-gen/compile.sh \
 	tests/dtrace-gen/link.sh \
+	tests/dtrace-gen/archive.sh \
 	tests/dtrace-gen/enabled-loop.sh \
 	tests/dtrace-gen/sample.sh \
 	tests/dtrace-gen/fuzz.sh
