@@ -315,6 +315,16 @@ template <> struct __sdt_type<double> {
 template <> struct __sdt_type<long double> {
 	enum { is_signed = 0, is_record = 0 };
 };
+/* Pointers to data members are offsets; nullptr is a null pointer. */
+template <typename __sdt_T, typename __sdt_C>
+struct __sdt_type<__sdt_T __sdt_C::*> {
+	enum { is_signed = 0, is_record = 0 };
+};
+#if __cplusplus >= 201103L
+template <> struct __sdt_type<decltype(nullptr)> {
+	enum { is_signed = 0, is_record = 0 };
+};
+#endif
 
 #define _SDT_ARG_SIZE(x) sizeof(_SDT_TYPE(x))
 #define _SDT_ARG_SIGNED(x) (__sdt_type<_SDT_TYPE(x)>::is_signed)
@@ -329,11 +339,18 @@ template <> struct __sdt_type<long double> {
 #define _SDT_IS_INTEGER(x) (_SDT_CLASS(x) >= 1 && _SDT_CLASS(x) <= 4)
 #define _SDT_IS_ADDRESS(x)                                                     \
 	(_SDT_CLASS(x) == 5 || _SDT_CLASS(x) == 10 || _SDT_CLASS(x) == 14)
+/*
+ * x as a value: typeof and sizeof refuse a bit-field member itself, not a
+ * comma expression yielding it (gcc gives it a type of the field's width,
+ * clang the promoted type; either holds the value).
+ */
+#define _SDT_RVALUE(x) ((void)0, (x))
 /* The integer type of x, or unsigned int for anything else. */
 #define _SDT_INT_TYPE(x)                                                       \
-	__typeof__(__builtin_choose_expr(_SDT_IS_INTEGER(x), (x), 0U))
+	__typeof__(__builtin_choose_expr(_SDT_IS_INTEGER(x), _SDT_RVALUE(x), 0U))
 #define _SDT_ARG_SIZE(x)                                                       \
-	sizeof(__builtin_choose_expr(_SDT_IS_ADDRESS(x), (void *)0, (x)))
+	sizeof(__builtin_choose_expr(_SDT_IS_ADDRESS(x), (void *)0,           \
+				     _SDT_RVALUE(x)))
 #define _SDT_ARG_SIGNED(x) ((_SDT_INT_TYPE(x))-1 < (_SDT_INT_TYPE(x))1)
 #define _SDT_ARG_IS_RECORD(x)                                                  \
 	(_SDT_CLASS(x) == 9 || _SDT_CLASS(x) == 12 || _SDT_CLASS(x) == 13)
@@ -360,17 +377,23 @@ template <> struct __sdt_type<long double> {
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define _SDT_CHECK(i, x) static_assert(_SDT_ARG_OK(x), _SDT_CHECK_MESSAGE);
 #elif defined(__cplusplus)
-/* The error names the missing member, which says what to do. */
-template <bool __sdt_ok> struct __sdt_check {
-	typedef char
-		probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead;
-};
-template <> struct __sdt_check<false> {
+/*
+ * C++98: only the true case is complete, so sizeof fails for a bad
+ * argument with an error naming this template. An enumerator, not a
+ * typedef: it needs no "typename" where the argument's type depends on a
+ * template parameter.
+ */
+template <bool __sdt_ok>
+struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead;
+template <>
+struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<true> {
 };
 #define _SDT_CHECK(i, x)                                                       \
-	typedef __sdt_check<_SDT_ARG_OK(x)>::                                  \
-		probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead \
-			_SDT_CHECKED_##i __attribute__((__unused__));
+	enum {                                                                 \
+		_SDT_CHECKED_##i = sizeof(                                     \
+			__sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead< \
+				_SDT_ARG_OK(x)>)                               \
+	};
 #else
 #define _SDT_CHECK(i, x)                                                       \
 	__extension__ _Static_assert(_SDT_ARG_OK(x), _SDT_CHECK_MESSAGE);
@@ -393,14 +416,20 @@ template <> struct __sdt_check<false> {
 #define _SDT_FRAME_OPERAND(i, x)                                               \
 	"n"(_SDT_ARG_SIZE_SIGN(x)),                                            \
 		"n"(__builtin_offsetof(__typeof__(_SDT_FRAME), _SDT_F##i))
+/*
+ * Each field's type is named by a typedef before the struct: inside the
+ * struct, clang takes "this" (also implied by a member's name) as the
+ * struct's own, which has none.
+ */
+#define _SDT_FIELD(i, x) _SDT_T##i _SDT_F##i;
 #ifdef __cplusplus
-#define _SDT_FIELD(i, x) _SDT_TYPE(x) _SDT_F##i;
+#define _SDT_FIELD_TYPE(i, x) typedef _SDT_TYPE(x) _SDT_T##i;
 #define _SDT_VALUE(i, x) (x)
 #else
 /* Addresses (pointers, arrays, functions) as integers of their size. */
-#define _SDT_FIELD(i, x)                                                       \
-	__typeof__(__builtin_choose_expr(_SDT_IS_ADDRESS(x), 0UL, (x)))        \
-	_SDT_F##i;
+#define _SDT_FIELD_TYPE(i, x)                                                  \
+	typedef __typeof__(__builtin_choose_expr(_SDT_IS_ADDRESS(x), 0UL,      \
+						 _SDT_RVALUE(x))) _SDT_T##i;
 #define _SDT_VALUE(i, x)                                                       \
 	__builtin_choose_expr(_SDT_IS_ADDRESS(x), (unsigned long)(x), (x))
 #endif
@@ -473,39 +502,51 @@ template <> struct __sdt_check<false> {
 #if _SDT_ARG_IN_FRAME
 #define _SDT_FRAME_0()
 #define _SDT_FRAME_1(a1) \
+	_SDT_ALL_1(_SDT_FIELD_TYPE, a1) \
 	__extension__ struct { _SDT_FIELDS_1(a1) } _SDT_FRAME = { \
 		_SDT_VALUES_1(a1) };
 #define _SDT_FRAME_2(a1, a2) \
+	_SDT_ALL_2(_SDT_FIELD_TYPE, a1, a2) \
 	__extension__ struct { _SDT_FIELDS_2(a1, a2) } _SDT_FRAME = { \
 		_SDT_VALUES_2(a1, a2) };
 #define _SDT_FRAME_3(a1, a2, a3) \
+	_SDT_ALL_3(_SDT_FIELD_TYPE, a1, a2, a3) \
 	__extension__ struct { _SDT_FIELDS_3(a1, a2, a3) } _SDT_FRAME = { \
 		_SDT_VALUES_3(a1, a2, a3) };
 #define _SDT_FRAME_4(a1, a2, a3, a4) \
+	_SDT_ALL_4(_SDT_FIELD_TYPE, a1, a2, a3, a4) \
 	__extension__ struct { _SDT_FIELDS_4(a1, a2, a3, a4) } _SDT_FRAME = { \
 		_SDT_VALUES_4(a1, a2, a3, a4) };
 #define _SDT_FRAME_5(a1, a2, a3, a4, a5) \
+	_SDT_ALL_5(_SDT_FIELD_TYPE, a1, a2, a3, a4, a5) \
 	__extension__ struct { _SDT_FIELDS_5(a1, a2, a3, a4, a5) } _SDT_FRAME = { \
 		_SDT_VALUES_5(a1, a2, a3, a4, a5) };
 #define _SDT_FRAME_6(a1, a2, a3, a4, a5, a6) \
+	_SDT_ALL_6(_SDT_FIELD_TYPE, a1, a2, a3, a4, a5, a6) \
 	__extension__ struct { _SDT_FIELDS_6(a1, a2, a3, a4, a5, a6) } _SDT_FRAME = { \
 		_SDT_VALUES_6(a1, a2, a3, a4, a5, a6) };
 #define _SDT_FRAME_7(a1, a2, a3, a4, a5, a6, a7) \
+	_SDT_ALL_7(_SDT_FIELD_TYPE, a1, a2, a3, a4, a5, a6, a7) \
 	__extension__ struct { _SDT_FIELDS_7(a1, a2, a3, a4, a5, a6, a7) } _SDT_FRAME = { \
 		_SDT_VALUES_7(a1, a2, a3, a4, a5, a6, a7) };
 #define _SDT_FRAME_8(a1, a2, a3, a4, a5, a6, a7, a8) \
+	_SDT_ALL_8(_SDT_FIELD_TYPE, a1, a2, a3, a4, a5, a6, a7, a8) \
 	__extension__ struct { _SDT_FIELDS_8(a1, a2, a3, a4, a5, a6, a7, a8) } _SDT_FRAME = { \
 		_SDT_VALUES_8(a1, a2, a3, a4, a5, a6, a7, a8) };
 #define _SDT_FRAME_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	_SDT_ALL_9(_SDT_FIELD_TYPE, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
 	__extension__ struct { _SDT_FIELDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) } _SDT_FRAME = { \
 		_SDT_VALUES_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) };
 #define _SDT_FRAME_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	_SDT_ALL_10(_SDT_FIELD_TYPE, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
 	__extension__ struct { _SDT_FIELDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) } _SDT_FRAME = { \
 		_SDT_VALUES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) };
 #define _SDT_FRAME_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	_SDT_ALL_11(_SDT_FIELD_TYPE, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
 	__extension__ struct { _SDT_FIELDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) } _SDT_FRAME = { \
 		_SDT_VALUES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) };
 #define _SDT_FRAME_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	_SDT_ALL_12(_SDT_FIELD_TYPE, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
 	__extension__ struct { _SDT_FIELDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) } _SDT_FRAME = { \
 		_SDT_VALUES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) };
 

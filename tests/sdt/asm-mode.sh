@@ -17,6 +17,9 @@ int main(void)
 	__asm__ __volatile__("nop\n"
 			     STAP_PROBE_ASM(inasm, literal, -4@%%edi)
 			     "nop" : : "D"(v));
+	/* glibc's form: operands and a %%register in an extended asm. */
+	__asm__ __volatile__(STAP_PROBE_ASM(inasm, extended, -4@%0 8@%%rsp)
+			     "nop" : : "r"(v));
 	__asm__ __volatile__(STAP_PROBE_ASM(inasm, tmpl,
 					    STAP_PROBE_ASM_TEMPLATE(2))
 			     : : STAP_PROBE_ASM_OPERANDS(2, v, w));
@@ -29,11 +32,14 @@ for cc in gcc clang; do
 		fail "$cc: build"
 	"$T/x" || fail "$cc: the program fails"
 	"$SDT_NOTES" "$T/x" >"$T/notes" || fail "$cc: invalid spec"
-	expect_eq "$cc: probes" "asm:two -4@%edi 8@%rsi
+	expect_eq "$cc: probes" "asm:macros 8@%rdi -4@%esi
+asm:two -4@%edi 8@%rsi
 asm:zero 
 inasm:literal -4@%edi" \
 		"$(sed -n 's/^\([a-z]*:[a-z]*\) .* args=\(.*\)/\1 \2/p' "$T/notes" |
-			grep -v tmpl | sort)"
+			grep -v 'tmpl\|extended' | sort)"
+	grep -q '^inasm:extended .* args=-4@%e[a-z0-9]* 8@%rsp$' "$T/notes" ||
+		fail "$cc: extended-asm probe: $(grep extended "$T/notes")"
 	grep -q '^inasm:tmpl .* args=-4@[^ ]* -8@' "$T/notes" ||
 		fail "$cc: template probe: $(grep tmpl "$T/notes")"
 done
@@ -41,6 +47,7 @@ need_bpftrace
 out=$(bpftrace_run -e "usdt:$T/x:asm:two { printf(\"two %d %d\\n\", arg0, arg1); }
 usdt:$T/x:inasm:* { printf(\"%s %d\\n\", probe, arg0); }" -c "$T/x")
 expect_eq "bpftrace reads the asm probes" "two 5 -6
+usdt:$T/x:inasm:extended 7
 usdt:$T/x:inasm:literal 7
 usdt:$T/x:inasm:tmpl 7" "$(echo "$out" | grep -E '^(usdt|two)' | sort)"
 echo "PASS: assembler and asm-statement probes"

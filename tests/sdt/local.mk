@@ -9,7 +9,8 @@ TESTS += \
 	tests/sdt/semaphore-tracefs.sh \
 	tests/sdt/gdb-probes.sh \
 	tests/sdt/interop.sh \
-	tests/sdt/consumers.sh
+	tests/sdt/consumers.sh \
+	tests/sdt/sweep.sh
 EXTRA_DIST += \
 	tests/sdt/spec-lib.sh \
 	tests/sdt/probes.c \
@@ -28,4 +29,9 @@ EXTRA_DIST += \
 	tests/sdt/interop.sh \
 	tests/sdt/interop-theirs.c \
 	tests/sdt/interop-ours.c \
-	tests/sdt/consumers.sh
+	tests/sdt/consumers.sh \
+	tests/sdt/sweep.sh \
+	tests/sdt/sweep.c \
+	tests/sdt/sweep-sema.c \
+	tests/sdt/sweep.cc \
+	tests/sdt/sweep-probes.py
