@@ -4,3 +4,4 @@ include bench/sdt.mk
 include bench/dtrace-gen.mk
 include bench/libstapsdt.mk
 include bench/sdt-list.mk
+include bench/libbpf.mk

@@ -13,3 +13,4 @@ include tests/sdt/local.mk
 include tests/dtrace-gen/local.mk
 include tests/libstapsdt/local.mk
 include tests/sdt-list/local.mk
+include tests/libbpf/local.mk

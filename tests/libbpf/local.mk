@@ -1,0 +1,16 @@
+# tests/libbpf: probes read back by a libbpf-based tracer (usdt-trace.c and
+# its BPF object, built by the tests themselves with clang and -lbpf so that
+# the build needs neither).
+TESTS += \
+	tests/libbpf/static.sh \
+	tests/libbpf/dynamic.sh
+EXTRA_DIST += \
+	tests/libbpf/lib.sh \
+	tests/libbpf/usdt-trace.c \
+	tests/libbpf/usdt-args.bpf.c \
+	tests/libbpf/usdt-hit.h \
+	tests/libbpf/probes.c \
+	tests/libbpf/sema.c \
+	tests/libbpf/dyn-host.c \
+	tests/libbpf/static.sh \
+	tests/libbpf/dynamic.sh
