@@ -1,7 +1,7 @@
 # libstapsdt: providerLoad for 1/100/1000 probes, untraced probeFire,
 # probeIsEnabled, the inline check, and a traced fire under bpftrace
 # (bpftrace 0.17 attaches at the note's PC with an int3; the optimized
-# 5-byte-nop path needs a libbpf-based tracer, not measured here). The public libstapsdt is
+# 5-byte-nop path is measured by bench/libbpf-traced.sh). The public libstapsdt is
 # not packaged here and cannot be built offline, so its column holds the
 # figures measured on this kind of machine (issue 4), marked "(issue)".
 . "$top_srcdir/bench/lib.sh"

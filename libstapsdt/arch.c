@@ -7,9 +7,10 @@
  * function's first instruction, which is where the note's argument specs
  * (from sdt_target_arg_operand()) say they are.
  *
- * x86_64: `nop; nopl 0(%rax,%rax,1); ret`. libbpf recognises the 1-byte nop
- * followed by the 5-byte nop and attaches at the 5-byte one, which kernels
- * with the uprobe syscall then turn into a call instead of an int3 trap.
+ * x86_64: `nop; nopl 0(%rax,%rax,1); ret`. A tracer that attaches at the
+ * 5-byte nop (the nop combo some libbpf versions look for; a raw uprobe at
+ * PC + 1) gets the kernels with the uprobe syscall to turn it into a call
+ * instead of an int3 trap: bench/libbpf-traced.sh measures both paths.
  * Rewriting those 5 bytes is only safe where no red zone is live, as at a
  * function's entry. The note's PC is the first byte, as for any other site.
  *
