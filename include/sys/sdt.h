@@ -741,31 +741,18 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 #endif
 
 #define _SDT_ASM_OPERANDS_0()
-#define _SDT_ASM_OPERANDS_1(a1) _SDT_ASM_OPERAND_OF(1, a1)
-#define _SDT_ASM_OPERANDS_2(a1, a2) \
-	_SDT_ASM_OPERANDS_1(a1), _SDT_ASM_OPERAND_OF(2, a2)
-#define _SDT_ASM_OPERANDS_3(a1, a2, a3) \
-	_SDT_ASM_OPERANDS_2(a1, a2), _SDT_ASM_OPERAND_OF(3, a3)
-#define _SDT_ASM_OPERANDS_4(a1, a2, a3, a4) \
-	_SDT_ASM_OPERANDS_3(a1, a2, a3), _SDT_ASM_OPERAND_OF(4, a4)
-#define _SDT_ASM_OPERANDS_5(a1, a2, a3, a4, a5) \
-	_SDT_ASM_OPERANDS_4(a1, a2, a3, a4), _SDT_ASM_OPERAND_OF(5, a5)
-#define _SDT_ASM_OPERANDS_6(a1, a2, a3, a4, a5, a6) \
-	_SDT_ASM_OPERANDS_5(a1, a2, a3, a4, a5), _SDT_ASM_OPERAND_OF(6, a6)
-#define _SDT_ASM_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7) \
-	_SDT_ASM_OPERANDS_6(a1, a2, a3, a4, a5, a6), _SDT_ASM_OPERAND_OF(7, a7)
-#define _SDT_ASM_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8) \
-	_SDT_ASM_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7), _SDT_ASM_OPERAND_OF(8, a8)
-#define _SDT_ASM_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	_SDT_ASM_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8), _SDT_ASM_OPERAND_OF(9, a9)
-#define _SDT_ASM_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	_SDT_ASM_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9), _SDT_ASM_OPERAND_OF(10, a10)
-#define _SDT_ASM_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	_SDT_ASM_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), _SDT_ASM_OPERAND_OF(11, a11)
-#define _SDT_ASM_OPERANDS_12(a1, a2, a3, a4, a5, a6, \
-		a7, a8, a9, a10, a11, a12) \
-	\
-	_SDT_ASM_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), _SDT_ASM_OPERAND_OF(12, a12)
+#define _SDT_ASM_OPERANDS_1(a1) _SDT_EACH_1(_SDT_ASM_OPERAND_OF, a1)
+#define _SDT_ASM_OPERANDS_2(a1, a2) _SDT_EACH_2(_SDT_ASM_OPERAND_OF, a1, a2)
+#define _SDT_ASM_OPERANDS_3(a1, a2, a3) _SDT_EACH_3(_SDT_ASM_OPERAND_OF, a1, a2, a3)
+#define _SDT_ASM_OPERANDS_4(a1, a2, a3, a4) _SDT_EACH_4(_SDT_ASM_OPERAND_OF, a1, a2, a3, a4)
+#define _SDT_ASM_OPERANDS_5(a1, a2, a3, a4, a5) _SDT_EACH_5(_SDT_ASM_OPERAND_OF, a1, a2, a3, a4, a5)
+#define _SDT_ASM_OPERANDS_6(a1, a2, a3, a4, a5, a6) _SDT_EACH_6(_SDT_ASM_OPERAND_OF, a1, a2, a3, a4, a5, a6)
+#define _SDT_ASM_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_EACH_7(_SDT_ASM_OPERAND_OF, a1, a2, a3, a4, a5, a6, a7)
+#define _SDT_ASM_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_EACH_8(_SDT_ASM_OPERAND_OF, a1, a2, a3, a4, a5, a6, a7, a8)
+#define _SDT_ASM_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_EACH_9(_SDT_ASM_OPERAND_OF, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _SDT_ASM_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_EACH_10(_SDT_ASM_OPERAND_OF, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define _SDT_ASM_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_EACH_11(_SDT_ASM_OPERAND_OF, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define _SDT_ASM_OPERANDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_EACH_12(_SDT_ASM_OPERAND_OF, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 
 #endif /* __ASSEMBLER__ */
 
