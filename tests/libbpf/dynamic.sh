@@ -55,27 +55,8 @@ check_mode() {
 	[ "$nprobes" = 23 ] || fail "$name: $nprobes probes in $obj, not 23"
 
 	# shellcheck disable=SC2086
-	"$TRACER" -t 60 -p "$HOST_PID" "$BPF_OBJ" "$obj" $probes \
-		>"$T/$name.trace" 2>"$T/$name.err" &
-	TRACER_PID=$!
-	wait_line "$T/$name.trace" '^attached' "$TRACER_PID" "$name: usdt-trace"
-	kill -USR1 "$HOST_PID"
-	wait_line "$T/$name.host" '^fired' "$HOST_PID" "$name: dyn-host"
-	kill -TERM "$TRACER_PID"
-	wait "$TRACER_PID"
-	trc=$?
-	TRACER_PID=
-	kill -USR1 "$HOST_PID"
-	wait "$HOST_PID" || fail "$name: dyn-host failed: $(cat "$T/$name.host")"
+	trace_and_compare "$name" "$HOST_PID" "$T/$name.host" "$obj" $probes
 	HOST_PID=
-
-	sort "$T/want-$name" >"$T/want"
-	grep -v '^attached ' "$T/$name.trace" | sort >"$T/got"
-	expect_eq "$name: arguments read by libbpf (NAME ARGC VALUES...)" \
-		"$(cat "$T/want")" "$(cat "$T/got")"
-	[ $trc = 0 ] || fail "$name: usdt-trace exited $trc: $(cat "$T/$name.err")"
-	expect_eq "$name: probes attached" "attached $nprobes" \
-		"$(grep '^attached ' "$T/$name.trace")"
 	expect_eq "$name: probeIsEnabled/Inline before, attached, fired, after" \
 		"enabled 0 0;attached 23 23;fired 23 23;detached 0 0" \
 		"$(sed -n 's/^ready [^ ]* [^ ]* //p; /^attached/p; /^fired/p; /^detached/p' \

@@ -73,3 +73,32 @@ wait_line() {
 wait_pid() {
 	wait "$1"
 }
+
+# trace_and_compare NAME PID LOG OBJ PROBE...: attach usdt-trace to the
+# PROBEs of OBJ in process PID (which logs to LOG, fires every probe once
+# at its first SIGUSR1 and exits at the second), let it fire, detach, and
+# compare every hit libbpf saw with $T/want-NAME.
+trace_and_compare() {
+	name=$1 pid=$2 log=$3 obj=$4
+	shift 4
+	"$TRACER" -t 60 -p "$pid" "$BPF_OBJ" "$obj" "$@" \
+		>"$T/$name.trace" 2>"$T/$name.err" &
+	TRACER_PID=$!
+	wait_line "$T/$name.trace" '^attached' "$TRACER_PID" "$name: usdt-trace"
+	kill -USR1 "$pid"
+	wait_line "$log" '^fired' "$pid" "$name: traced program"
+	kill -TERM "$TRACER_PID"
+	wait_pid "$TRACER_PID"
+	trc=$?
+	TRACER_PID=
+	kill -USR1 "$pid"
+	wait_pid "$pid" || fail "$name: traced program failed: $(cat "$log")"
+
+	sort "$T/want-$name" >"$T/want"
+	grep -v '^attached ' "$T/$name.trace" | sort >"$T/got"
+	expect_eq "$name: arguments read by libbpf (NAME ARGC VALUES...)" \
+		"$(cat "$T/want")" "$(cat "$T/got")"
+	[ $trc = 0 ] || fail "$name: usdt-trace exited $trc: $(cat "$T/$name.err")"
+	expect_eq "$name: probes attached" "attached $#" \
+		"$(grep '^attached ' "$T/$name.trace")"
+}

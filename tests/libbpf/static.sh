@@ -43,27 +43,8 @@ check_build() {
 	PROG_PID=$!
 	wait_line "$T/$name.prog" '^ready' "$PROG_PID" "$name: probes"
 	# shellcheck disable=SC2086
-	"$TRACER" -t 60 -p "$PROG_PID" "$BPF_OBJ" "$exe" $probes \
-		>"$T/$name.trace" 2>"$T/$name.err" &
-	TRACER_PID=$!
-	wait_line "$T/$name.trace" '^attached' "$TRACER_PID" "$name: usdt-trace"
-	kill -USR1 "$PROG_PID"
-	wait_line "$T/$name.prog" '^fired' "$PROG_PID" "$name: probes"
-	kill -TERM "$TRACER_PID"
-	wait_pid "$TRACER_PID"
-	trc=$?
-	TRACER_PID=
-	kill -USR1 "$PROG_PID"
-	wait_pid "$PROG_PID" || fail "$name: probes failed: $(cat "$T/$name.prog")"
+	trace_and_compare "$name" "$PROG_PID" "$T/$name.prog" "$exe" $probes
 	PROG_PID=
-
-	sort "$T/want-$name" >"$T/want"
-	grep -v '^attached ' "$T/$name.trace" | sort >"$T/got"
-	expect_eq "$name: arguments read by libbpf (NAME ARGC VALUES...)" \
-		"$(cat "$T/want")" "$(cat "$T/got")"
-	[ $trc = 0 ] || fail "$name: usdt-trace exited $trc: $(cat "$T/$name.err")"
-	expect_eq "$name: probes attached" "attached $nprobes" \
-		"$(grep '^attached ' "$T/$name.trace")"
 	# Semaphore before, while attached, after: 0, 1, 0.
 	expect_eq "$name: semaphore before/during/after libbpf" \
 		"ready 0;fired 0 1;detached 0" \
