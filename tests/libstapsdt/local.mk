@@ -17,7 +17,7 @@ tests_libstapsdt_gen_object_CPPFLAGS = $(AM_CPPFLAGS) \
 tests_libstapsdt_gen_object_LDADD = elfcore/libsdtcore.la $(LIBELF_LIBS) \
 	-ldl -lpthread
 
-TESTS += \
+LIBSTAPSDT_TESTS = \
 	tests/libstapsdt/api.sh \
 	tests/libstapsdt/compat.sh \
 	tests/libstapsdt/placement.sh \
@@ -29,18 +29,12 @@ TESTS += \
 	tests/libstapsdt/stress.sh \
 	tests/libstapsdt/valgrind.sh \
 	tests/libstapsdt/aarch64.sh
-EXTRA_DIST += tests/libstapsdt/lib.sh tests/libstapsdt/sources.sh \
+TESTS += $(LIBSTAPSDT_TESTS)
+EXTRA_DIST += $(LIBSTAPSDT_TESTS) \
+	tests/libstapsdt/lib.sh \
+	tests/libstapsdt/sources.sh \
 	tests/libstapsdt/compat.c \
-	tests/libstapsdt/compat-errno.c tests/libstapsdt/stress.c \
-	tests/libstapsdt/aarch64-run.c tests/libstapsdt/aarch64-shim.c \
-	tests/libstapsdt/api.sh \
-	tests/libstapsdt/compat.sh \
-	tests/libstapsdt/placement.sh \
-	tests/libstapsdt/bpftrace-list.sh \
-	tests/libstapsdt/bpftrace-args.sh \
-	tests/libstapsdt/gdb-args.sh \
-	tests/libstapsdt/enabled.sh \
-	tests/libstapsdt/unload-attached.sh \
-	tests/libstapsdt/stress.sh \
-	tests/libstapsdt/valgrind.sh \
-	tests/libstapsdt/aarch64.sh
+	tests/libstapsdt/compat-errno.c \
+	tests/libstapsdt/stress.c \
+	tests/libstapsdt/aarch64-run.c \
+	tests/libstapsdt/aarch64-shim.c

@@ -12,15 +12,7 @@ bin=$T/probes
 build_probes stap "$bin" -DFLOAT_GLOBAL -DODD_SPECS
 "$SDT_LIST" --json --check "$bin" >"$T/check.json"
 [ $? -le 1 ] || fail "sdt-list --check failed"
-python3 - "$T/check.json" >"$T/probes.txt" <<'PY' || fail "bad JSON"
-import json, sys
-seen = set()
-for s in json.load(open(sys.argv[1])):
-    key = s["provider"] + ":" + s["name"]
-    if key in seen or key == "probes:gated": continue
-    seen.add(key)
-    print(key, len(s["arguments"]), "accept" if s["check"]["gdb"]["ok"] else "reject")
-PY
+verdicts "$T/check.json" gdb probes:gated >"$T/probes.txt" || fail "bad JSON"
 n=0
 while read -r probe nargs want; do
 	out=$(timeout 60 gdb -q -batch -ex "break -probe-stap $probe" -ex run \

@@ -22,3 +22,20 @@ build_probes() {
 		"$top_srcdir/tests/sdt-list/gated.c" ||
 		fail "cannot build probes.c with the $hdr header"
 }
+
+# verdicts JSON CONSUMER [EXCEPT]: from sdt-list --json output, one line per
+# probe (its first site): "PROVIDER:NAME NARGS accept|reject" by CONSUMER's
+# verdict, leaving out the probe EXCEPT.
+verdicts() {
+	python3 - "$1" "$2" "${3:-}" <<'PY'
+import json, sys
+seen = {sys.argv[3]}
+for s in json.load(open(sys.argv[1])):
+    key = s["provider"] + ":" + s["name"]
+    if key in seen:
+        continue
+    seen.add(key)
+    ok = s["check"][sys.argv[2]]["ok"]
+    print(key, len(s["arguments"]), "accept" if ok else "reject")
+PY
+}

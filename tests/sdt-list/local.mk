@@ -6,7 +6,7 @@ tests_sdt_list_memfd_host_SOURCES = tests/sdt-list/memfd-host.c
 tests_sdt_list_memfd_host_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
 tests_sdt_list_memfd_host_LDADD = libstapsdt/libstapsdt.la
 
-TESTS += \
+SDT_LIST_TESTS = \
 	tests/sdt-list/readelf.sh \
 	tests/sdt-list/check-bpftrace.sh \
 	tests/sdt-list/check-gdb.sh \
@@ -14,15 +14,9 @@ TESTS += \
 	tests/sdt-list/errors.sh \
 	tests/sdt-list/filters.sh \
 	tests/sdt-list/fuzz.sh
-EXTRA_DIST += \
+TESTS += $(SDT_LIST_TESTS)
+EXTRA_DIST += $(SDT_LIST_TESTS) \
 	tests/sdt-list/lib.sh \
 	tests/sdt-list/probes.c \
 	tests/sdt-list/gated.c \
-	tests/sdt-list/fuzz-notes.c \
-	tests/sdt-list/readelf.sh \
-	tests/sdt-list/check-bpftrace.sh \
-	tests/sdt-list/check-gdb.sh \
-	tests/sdt-list/pid.sh \
-	tests/sdt-list/errors.sh \
-	tests/sdt-list/filters.sh \
-	tests/sdt-list/fuzz.sh
+	tests/sdt-list/fuzz-notes.c
