@@ -148,39 +148,37 @@ static size_t add_sec(Elf *elf, struct strtab *shstr, struct sec *s)
 	return elf_ndxscn(scn);
 }
 
-/* The section name table, last, and the header's pointer to it. */
+/*
+ * The section name table, last, and the header's pointer to it. Its own
+ * name goes in before the table's bytes are handed to libelf, so the
+ * buffer no longer moves.
+ */
 static int finish_shstrtab(Elf *elf, struct strtab *shstr, GElf_Off offset)
 {
-	struct sec s = { .name = ".shstrtab", .type = SHT_STRTAB, .align = 1,
-			 .dtype = ELF_T_BYTE, .offset = offset };
-	size_t name = strtab_add(shstr, s.name);
+	size_t name = strtab_add(shstr, ".shstrtab");
 	Elf_Scn *scn;
+	Elf_Data *d;
 	GElf_Shdr sh;
+	GElf_Ehdr eh;
 
 	if (!name)
 		return -ENOMEM;
-	s.buf = shstr->buf;
-	s.size = shstr->len;
-	/* The buffer is final now: add_sec must not grow it again. */
 	scn = elf_newscn(elf);
-	Elf_Data *d = scn ? elf_newdata(scn) : NULL;
+	d = scn ? elf_newdata(scn) : NULL;
 	if (!d || !gelf_getshdr(scn, &sh))
 		return -EIO;
-	d->d_buf = s.buf;
-	d->d_size = s.size;
+	d->d_buf = shstr->buf;
+	d->d_size = shstr->len;
 	d->d_type = ELF_T_BYTE;
 	d->d_align = 1;
 	sh.sh_name = (GElf_Word)name;
 	sh.sh_type = SHT_STRTAB;
 	sh.sh_addralign = 1;
 	sh.sh_offset = offset;
-	sh.sh_size = s.size;
-	if (!gelf_update_shdr(scn, &sh))
+	sh.sh_size = shstr->len;
+	if (!gelf_update_shdr(scn, &sh) || !gelf_getehdr(elf, &eh))
 		return -EIO;
 	/* Far below SHN_LORESERVE: we write a handful of sections. */
-	GElf_Ehdr eh;
-	if (!gelf_getehdr(elf, &eh))
-		return -EIO;
 	eh.e_shstrndx = (GElf_Half)elf_ndxscn(scn);
 	return gelf_update_ehdr(elf, &eh) ? 0 : -EIO;
 }
