@@ -91,7 +91,7 @@ static int untraced(void)
 	SDTProvider_t *p = providerInit("benchprov");
 	SDTProbe_t *probe = providerAddProbe(p, "fire", 2, int64, uint32);
 	volatile int sink = 0;
-	double fire, enabled, inl, bare;
+	double fire, enabled, enabled_call, inl, bare;
 
 	if (providerLoad(p) != 0)
 		return 1;
@@ -99,6 +99,8 @@ static int untraced(void)
 	TIME_LOOP(bare, bare_fn(probe, (uint64_t)i, 7));
 	TIME_LOOP(fire, probeFire(probe, (uint64_t)i, 7));
 	TIME_LOOP(enabled, if (probeIsEnabled(probe)) sink++);
+	/* The library's function, as bindings without the header call it. */
+	TIME_LOOP(enabled_call, if ((probeIsEnabled)(probe)) sink++);
 	TIME_LOOP(inl, if (probeIsEnabledInline(probe)) sink++);
 	printf("load1 %.2f us\n", load_us(1, 301));
 	printf("load100 %.2f us\n", load_us(100, 101));
@@ -106,6 +108,7 @@ static int untraced(void)
 	printf("bare %.3f ns\n", bare);
 	printf("fire %.3f ns\n", fire);
 	printf("enabled %.3f ns\n", enabled);
+	printf("enabled_call %.3f ns\n", enabled_call);
 	printf("inline %.3f ns\n", inl);
 	providerDestroy(p);
 	return sink == -1;

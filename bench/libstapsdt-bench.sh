@@ -19,7 +19,8 @@ row "providerLoad, 1 probe" "$(get load1 untraced.out)" $REF_LOAD1 us
 row "providerLoad, 100 probes" "$(get load100 untraced.out)" $REF_LOAD100 us
 row "providerLoad, 1000 probes" "$(get load1000 untraced.out)" - us
 row "probeFire, untraced" "$(get fire untraced.out)" $REF_FIRE ns
-row "probeIsEnabled" "$(get enabled untraced.out)" $REF_ENABLED ns
+row "probeIsEnabled (header's inline)" "$(get enabled untraced.out)" $REF_ENABLED ns
+row "probeIsEnabled (library call)" "$(get enabled_call untraced.out)" $REF_ENABLED ns
 row "probeIsEnabledInline (extension)" "$(get inline untraced.out)" - ns
 row "bare indirect call (baseline)" "$(get bare untraced.out)" - ns
 

@@ -17,10 +17,12 @@
  * aarch64: `nop; ret`.
  *
  * probeFire() and probeIsEnabled() compare the stub's first 8 bytes with
- * SDT_STUB_WORD (under SDT_STUB_MASK) to see breakpoints and patches; those
- * constants live in fire.c next to their only users and must match.
+ * the word sdt_stub_idle_word() gives to see breakpoints and patches: the
+ * core spaces stubs 16 bytes apart and pads them with zeros, so those 8
+ * bytes are all ours.
  */
 #include <elf.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -49,4 +51,24 @@ const struct sdt_stub *sdt_stub_for(const struct sdt_target *t)
 	    t->byte_order == ELFDATA2LSB)
 		return &stubs[1];
 	return NULL;
+}
+
+uint64_t sdt_stub_idle_word(void)
+{
+	static uint64_t cached; /* 0 until computed, as for no stub at all */
+	unsigned char bytes[8] = {0};
+	const struct sdt_stub *stub;
+	struct sdt_target host;
+	uint64_t word = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+
+	if (word)
+		return word;
+	sdt_target_host(&host);
+	stub = sdt_stub_for(&host);
+	if (!stub)
+		return 0;
+	memcpy(bytes, stub->code, stub->size < 8 ? stub->size : 8);
+	memcpy(&word, bytes, sizeof(bytes));
+	__atomic_store_n(&cached, word, __ATOMIC_RELAXED);
+	return word;
 }

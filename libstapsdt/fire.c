@@ -7,7 +7,7 @@
  * A probe is idle when its semaphore is 0 and its stub's bytes are the ones
  * we wrote: a tracer counts the semaphore (uprobe ref_ctr), plants an int3,
  * or rewrites the 5-byte nop into a call (optimized uprobes). Idle, a fire
- * costs the call and two loads, and returns.
+ * costs the call, the semaphore's load and the stub word's, and returns.
  *
  * probeFire() is declared variadic, but a variadic C function spills all
  * argument registers on entry, before the idle test could skip them. On
@@ -25,19 +25,11 @@
 #define probeFire sdt_public_variadic_probeFire
 #include "internal.h"
 #undef probeFire
+#undef probeIsEnabled /* the header's inline one: here is the function */
 
-/* The stub's first 8 bytes while no tracer touched it (see arch.c). */
-#if defined(__x86_64__)
-#define SDT_STUB_WORD 0x00c30000441f0f90ULL /* 90 0f 1f 44 00 00 c3 */
-#define SDT_STUB_MASK 0x00ffffffffffffffULL
+#if defined(__x86_64__) ||                                                     \
+	(defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
 #define SDT_NAMED_VARARGS 1
-#elif defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define SDT_STUB_WORD 0xd65f03c0d503201fULL /* nop; ret */
-#define SDT_STUB_MASK 0xffffffffffffffffULL
-#define SDT_NAMED_VARARGS 1
-#else
-#define SDT_STUB_WORD 0ULL /* no stubs here: nothing ever loads */
-#define SDT_STUB_MASK 0ULL
 #endif
 
 typedef void (*stub6_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
@@ -50,16 +42,19 @@ typedef void (*stub12_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
 static inline void *traced_stub(const SDTProbe_t *probe)
 {
 	const struct sdt_probe_node *n = sdt_node_of(probe);
-	void *stub = __atomic_load_n(&probe->_fire, __ATOMIC_ACQUIRE);
 	const volatile unsigned short *sema;
-	uint64_t word;
+	void *stub;
 
+	if (!probe)
+		return NULL;
+	stub = __atomic_load_n(&probe->_fire, __ATOMIC_ACQUIRE);
 	if (!stub)
 		return NULL;
 	sema = __atomic_load_n(&n->pub._semaphore, __ATOMIC_RELAXED);
-	memcpy(&word, stub, sizeof(word));
-	if (__builtin_expect(
-		*sema == 0 && (word & SDT_STUB_MASK) == SDT_STUB_WORD, 1))
+	if (__builtin_expect(*sema == 0 && __atomic_load_n((uint64_t *)stub,
+							   __ATOMIC_RELAXED) ==
+					       n->pub._idle_word,
+			     1))
 		return NULL;
 	return stub;
 }

@@ -83,6 +83,8 @@ struct sdt_stub {
 	size_t probe_offset; /* where the note's PC points in the stub */
 };
 const struct sdt_stub *sdt_stub_for(const struct sdt_target *t);
+/* arch.c: the first 8 bytes of the host's stubs, as loaded (see arch.c). */
+uint64_t sdt_stub_idle_word(void);
 
 /*
  * object.c: write the shared object for provider P's probes (in list order,

@@ -25,6 +25,13 @@
 extern "C" {
 #endif
 
+/* A 64-bit word, also in C89 and C++98 (pedantic). */
+#if defined(__GNUC__) && defined(__UINT64_TYPE__)
+__extension__ typedef __UINT64_TYPE__ _sdt_u64;
+#else
+typedef unsigned long long _sdt_u64;
+#endif
+
 /* Argument slots in SDTProbe.argFmt (the public ABI; see SDT_MAX_ARGS). */
 #define MAX_ARGUMENTS 6
 
@@ -43,7 +50,7 @@ typedef enum {
 	duplicateProbeError = 6, /* two probes of one provider share a name */
 	invalidArgumentError = 7, /* argCount outside 0..12, bad ArgType_t */
 	providerStateError = 8, /* adding to a loaded provider, double load */
-	outOfMemoryError = 9,
+	outOfMemoryError = 9
 } SDTError_t;
 
 typedef enum {
@@ -55,12 +62,12 @@ typedef enum {
 	uint32 = 4,
 	int32 = -4,
 	uint64 = 8,
-	int64 = -8,
+	int64 = -8
 } ArgType_t;
 
 typedef enum {
 	memfd_disabled = 0,
-	memfd_enabled = 1,
+	memfd_enabled = 1
 } MemFDOption_t;
 
 struct SDTProvider;
@@ -188,6 +195,8 @@ const volatile unsigned short *probeSemaphore(const SDTProbe_t *probe);
 typedef struct SDTProbeNode_ {
 	SDTProbeList_t list;
 	const volatile unsigned short *_semaphore;
+	/* The stub's first 8 bytes as loaded, before any tracer touched it. */
+	_sdt_u64 _idle_word;
 } SDTProbeNode_t;
 
 #if defined(__cplusplus) || \
@@ -217,6 +226,34 @@ _SDT_INLINE int probeIsEnabledInline(const SDTProbe_t *probe)
 
 /* Extension: the same over a semaphore pointer kept by the caller. */
 #define SDT_SEMAPHORE_ENABLED(sema) (*(sema) != 0)
+
+/*
+ * probeIsEnabled() itself, inlined where the compiler has the atomics: a
+ * runtime asks it before every fire, and a call costs more than the test.
+ * It reads what the library's function reads, the semaphore and the stub's
+ * first bytes, so it gives the same answer; taking the function's address,
+ * or defining LIBSTAPSDT_NO_INLINE, still gets the library's function.
+ */
+#if defined(__GNUC__) && !defined(LIBSTAPSDT_NO_INLINE)
+_SDT_INLINE int _sdt_probe_is_enabled(const SDTProbe_t *probe)
+{
+	const SDTProbeNode_t *node = (const SDTProbeNode_t *)(const void *)probe;
+	const void *stub;
+	const volatile unsigned short *sema;
+	_sdt_u64 word;
+
+	if (!probe)
+		return 0;
+	stub = __atomic_load_n(&probe->_fire, __ATOMIC_ACQUIRE);
+	if (!stub)
+		return 0;
+	sema = __atomic_load_n(&node->_semaphore, __ATOMIC_RELAXED);
+	word = __atomic_load_n((const _sdt_u64 *)stub,
+			       __ATOMIC_RELAXED);
+	return (*sema != 0) | (word != node->_idle_word);
+}
+#define probeIsEnabled(probe) _sdt_probe_is_enabled(probe)
+#endif
 
 #undef _SDT_INLINE
 

@@ -200,6 +200,7 @@ static SDTProbe_t *add_probe(SDTProvider_t *p, const char *name, int argc,
 	probe->argCount = argc;
 	probe->provider = p;
 	n->pub._semaphore = &sdt_idle_semaphore;
+	n->pub._idle_word = sdt_stub_idle_word();
 	/* Newest first, as the public library keeps them. */
 	n->pub.list.next = p->probes;
 	p->probes = &n->pub.list;
@@ -264,6 +265,8 @@ ArgType_t probeArgType(const SDTProbe_t *probe, int index)
 
 const volatile unsigned short *probeSemaphore(const SDTProbe_t *probe)
 {
+	if (!probe)
+		return &sdt_idle_semaphore;
 	return __atomic_load_n(&sdt_node_of(probe)->pub._semaphore,
 			       __ATOMIC_ACQUIRE);
 }

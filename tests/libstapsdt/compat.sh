@@ -26,6 +26,14 @@ build errnocxx $CXX -x c++ -Wall -Wextra "$D/compat-errno.c"
 for p in c11 gnu89 c99p cxx cxx98 errno errnocxx; do
 	"$T/$p" || fail "$p: run failed"
 done
+# The header alone is clean in the strictest modes, with its inline
+# probeIsEnabled() and without it.
+printf '#include <libstapsdt.h>\nint f(SDTProbe_t *p) { return probeIsEnabled(p) + (probeIsEnabled)(p); }\n' >"$T/h.c"
+for flags in "$CC -std=c89" "$CC -std=c89 -DLIBSTAPSDT_NO_INLINE" "$CC -std=c2x" \
+	"$CXX -x c++ -std=c++98" "$CXX -x c++ -std=c++20"; do
+	$flags -pedantic -Wall -Wextra -Werror $INC -fsyntax-only "$T/h.c" >"$T/h.log" 2>&1 ||
+		fail "libstapsdt.h with $flags -pedantic: $(cat "$T/h.log")"
+done
 # Nothing of ours besides the public API is exported.
 syms=$(nm -D --defined-only "$LIBDIR/libstapsdt.so.0" | awk '{print $3}' | sort | tr '\n' ' ')
 expect_eq "exported symbols" "probeArgType probeFire probeIsEnabled probeSemaphore providerAddProbe providerAddProbeArgs providerDestroy providerInit providerLoad providerUnload providerUseMemfd " "$syms"

@@ -1,6 +1,9 @@
 # probeIsEnabled() turns 1 while a tracer is attached and back to 0 after:
-# bpftrace (counts the semaphore and plants a breakpoint) and a raw tracefs
-# uprobe with a ref_ctr offset (semaphore counted by the kernel).
+# bpftrace (counts the semaphore and plants a breakpoint), a raw tracefs
+# uprobe with a ref_ctr offset (semaphore counted by the kernel), and raw
+# uprobes without one, at the note's PC and at the 5-byte nop after it
+# (only the stub's bytes change). The host checks that the header's inline
+# probeIsEnabled() and the library's function always agree.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/libstapsdt/lib.sh"
 need_bpftrace
@@ -58,4 +61,21 @@ echo 0 >"$TRACEFS/events/$grp/enable"
 wait_state 0
 echo "-:$grp/a1" >>"$TRACEFS/uprobe_events"
 note "tracefs ref_ctr: $(grep '^enabled' "$T/host.out" | tr '\n' ' ')"
+
+# No ref_ctr: the semaphore stays 0, the breakpoint (or the optimized
+# uprobe's call) in the stub is what probeIsEnabled() sees.
+for at in pc pc1; do
+	off=$pc
+	[ $at = pc1 ] && off=$(printf '0x%x' $((pc + 1)))
+	echo "p:$grp/a1 $HOST_OBJ:$off" >>"$TRACEFS/uprobe_events" ||
+		fail "tracefs refused p:$grp/a1 $HOST_OBJ:$off"
+	echo 1 >"$TRACEFS/events/$grp/enable" || fail "cannot enable $grp ($at)"
+	wait_state 1
+	sleep 0.3
+	echo 0 >"$TRACEFS/events/$grp/enable"
+	wait_state 0
+	echo "-:$grp/a1" >>"$TRACEFS/uprobe_events"
+	note "tracefs without ref_ctr at $at: $(grep '^enabled' "$T/host.out" | tr '\n' ' ')"
+done
+grep -q '^mismatch' "$T/host.out" && fail "inline probeIsEnabled() and the library's disagreed"
 host_alive

@@ -176,6 +176,11 @@ int main(int argc, char **argv)
 
 		fire_all();
 		e = probeIsEnabled(a[1]);
+		/* The header's inline check and the library's function agree
+		 * (twice in a row: a tracer may attach between two reads). */
+		if (e != (probeIsEnabled)(a[1]) &&
+		    probeIsEnabled(a[1]) != (probeIsEnabled)(a[1]))
+			printf("mismatch\n");
 		if (e != enabled)
 			printf("enabled %d\n", e);
 		enabled = e;
