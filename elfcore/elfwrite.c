@@ -5,25 +5,27 @@
  *
  * The relocatable object (dtrace-gen -G) is laid out by libelf: we give it
  * sections and symbols, nothing else, so the bytes depend only on the
- * input. The shared object (libstapsdt) we lay out ourselves
- * (ELF_F_LAYOUT), because program headers must agree with section
- * addresses and the note needs final addresses:
+ * input. The shared object (libstapsdt) we lay out ourselves, because
+ * program headers must agree with section addresses and the note needs
+ * final addresses, and build as one image (see `struct image'):
  *
- *   offset 0    R   ELF header, program headers, .hash .dynsym .dynstr
- *                   .stapsdt.base                       vaddr = offset
- *   then        RX  .text: one stub per probe           vaddr = offset + P
- *   then        RW  .dynamic, .probes (semaphores)      vaddr = offset + 2P
+ *   offset 0    RX  ELF header, program headers, .hash .dynsym .dynstr
+ *                   .stapsdt.base, .text: one stub per probe
+ *                                                       vaddr = offset
+ *   then        RW  .dynamic, .probes (semaphores)      vaddr = offset + P
  *   then            .note.stapsdt, .shstrtab, section headers (not loaded)
  *
  * P is the target's page size. File offsets are packed; only the virtual
  * addresses step by a page, so each segment keeps offset == vaddr mod P
  * and gets its own pages without the file growing or the mapping
- * reserving more than a few pages.
+ * reserving more than a few pages. Two segments, not three: each costs the
+ * loader an mmap, and the headers need no page of their own.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <gelf.h>
 #include <libelf.h>
 
@@ -309,262 +311,400 @@ static uint32_t sysv_hash(const char *s)
 	return h;
 }
 
-/* Everything sdt_dso_write allocates, freed in one place. */
-struct dso_bufs {
-	struct strtab shstr, dynstr;
-	void *dynsym;
-	uint32_t *hash;
-	unsigned char *text, *probes, *notes;
-	void *dynamic;
+/*
+ * The shared object is built as one file image in memory and written with
+ * one write: libelf's own writer issues a write per section, and for the
+ * tiny objects libstapsdt loads those system calls were most of the time.
+ * libelf still converts every header and table to the target's class and
+ * byte order (elfNN_xlatetof).
+ */
+struct image {
+	unsigned char *buf;
+	const struct sdt_target *t;
+	int failed;
 };
 
-static void dso_bufs_free(struct dso_bufs *b)
+/* SIZE bytes of TYPE items at SRC (the class's struct form) to OFF. */
+static void put(struct image *im, uint64_t off, Elf_Type type,
+		const void *src, size_t size)
 {
-	free(b->shstr.buf);
-	free(b->dynstr.buf);
-	free(b->dynsym);
-	free(b->hash);
-	free(b->text);
-	free(b->probes);
-	free(b->notes);
-	free(b->dynamic);
+	Elf_Data from = { .d_buf = (void *)src, .d_type = type,
+			  .d_size = size, .d_version = EV_CURRENT };
+	Elf_Data to = { .d_buf = im->buf + off, .d_type = type,
+			.d_size = size, .d_version = EV_CURRENT };
+	Elf_Data *r = im->t->elf_class == ELFCLASS64 ?
+			      elf64_xlatetof(&to, &from, im->t->byte_order) :
+			      elf32_xlatetof(&to, &from, im->t->byte_order);
+
+	if (!r)
+		im->failed = 1;
 }
+
+static void put_phdr(struct image *im, uint64_t off, const GElf_Phdr *p)
+{
+	if (im->t->elf_class == ELFCLASS64) {
+		Elf64_Phdr e = { .p_type = p->p_type, .p_flags = p->p_flags,
+				 .p_offset = p->p_offset, .p_vaddr = p->p_vaddr,
+				 .p_paddr = p->p_paddr, .p_filesz = p->p_filesz,
+				 .p_memsz = p->p_memsz, .p_align = p->p_align };
+		put(im, off, ELF_T_PHDR, &e, sizeof(e));
+	} else {
+		Elf32_Phdr e = { .p_type = p->p_type,
+				 .p_flags = p->p_flags,
+				 .p_offset = (Elf32_Off)p->p_offset,
+				 .p_vaddr = (Elf32_Addr)p->p_vaddr,
+				 .p_paddr = (Elf32_Addr)p->p_paddr,
+				 .p_filesz = (Elf32_Word)p->p_filesz,
+				 .p_memsz = (Elf32_Word)p->p_memsz,
+				 .p_align = (Elf32_Word)p->p_align };
+		put(im, off, ELF_T_PHDR, &e, sizeof(e));
+	}
+}
+
+static void put_shdr(struct image *im, uint64_t off, const GElf_Shdr *s)
+{
+	if (im->t->elf_class == ELFCLASS64) {
+		Elf64_Shdr e = { .sh_name = s->sh_name, .sh_type = s->sh_type,
+				 .sh_flags = s->sh_flags, .sh_addr = s->sh_addr,
+				 .sh_offset = s->sh_offset,
+				 .sh_size = s->sh_size, .sh_link = s->sh_link,
+				 .sh_info = s->sh_info,
+				 .sh_addralign = s->sh_addralign,
+				 .sh_entsize = s->sh_entsize };
+		put(im, off, ELF_T_SHDR, &e, sizeof(e));
+	} else {
+		Elf32_Shdr e = { .sh_name = s->sh_name,
+				 .sh_type = s->sh_type,
+				 .sh_flags = (Elf32_Word)s->sh_flags,
+				 .sh_addr = (Elf32_Addr)s->sh_addr,
+				 .sh_offset = (Elf32_Off)s->sh_offset,
+				 .sh_size = (Elf32_Word)s->sh_size,
+				 .sh_link = s->sh_link,
+				 .sh_info = s->sh_info,
+				 .sh_addralign = (Elf32_Word)s->sh_addralign,
+				 .sh_entsize = (Elf32_Word)s->sh_entsize };
+		put(im, off, ELF_T_SHDR, &e, sizeof(e));
+	}
+}
+
+static void put_dsym(struct image *im, uint64_t off, const GElf_Sym *s)
+{
+	if (im->t->elf_class == ELFCLASS64) {
+		Elf64_Sym e = { .st_name = s->st_name, .st_info = s->st_info,
+				.st_other = s->st_other,
+				.st_shndx = s->st_shndx,
+				.st_value = s->st_value, .st_size = s->st_size };
+		put(im, off, ELF_T_SYM, &e, sizeof(e));
+	} else {
+		Elf32_Sym e = { .st_name = s->st_name,
+				.st_value = (Elf32_Addr)s->st_value,
+				.st_size = (Elf32_Word)s->st_size,
+				.st_info = s->st_info,
+				.st_other = s->st_other,
+				.st_shndx = s->st_shndx };
+		put(im, off, ELF_T_SYM, &e, sizeof(e));
+	}
+}
+
+static void put_dyn(struct image *im, uint64_t off, const GElf_Dyn *d)
+{
+	if (im->t->elf_class == ELFCLASS64) {
+		Elf64_Dyn e = { .d_tag = d->d_tag,
+				.d_un.d_val = d->d_un.d_val };
+		put(im, off, ELF_T_DYN, &e, sizeof(e));
+	} else {
+		Elf32_Dyn e = { .d_tag = (Elf32_Sword)d->d_tag,
+				.d_un.d_val = (Elf32_Word)d->d_un.d_val };
+		put(im, off, ELF_T_DYN, &e, sizeof(e));
+	}
+}
+
+static void put_ehdr(struct image *im, const GElf_Ehdr *h)
+{
+	if (im->t->elf_class == ELFCLASS64) {
+		Elf64_Ehdr e = { .e_type = h->e_type,
+				 .e_machine = h->e_machine,
+				 .e_version = h->e_version,
+				 .e_entry = h->e_entry, .e_phoff = h->e_phoff,
+				 .e_shoff = h->e_shoff, .e_flags = h->e_flags,
+				 .e_ehsize = h->e_ehsize,
+				 .e_phentsize = h->e_phentsize,
+				 .e_phnum = h->e_phnum,
+				 .e_shentsize = h->e_shentsize,
+				 .e_shnum = h->e_shnum,
+				 .e_shstrndx = h->e_shstrndx };
+		memcpy(e.e_ident, h->e_ident, EI_NIDENT);
+		put(im, 0, ELF_T_EHDR, &e, sizeof(e));
+	} else {
+		Elf32_Ehdr e = { .e_type = h->e_type,
+				 .e_machine = h->e_machine,
+				 .e_version = h->e_version,
+				 .e_entry = (Elf32_Addr)h->e_entry,
+				 .e_phoff = (Elf32_Off)h->e_phoff,
+				 .e_shoff = (Elf32_Off)h->e_shoff,
+				 .e_flags = h->e_flags,
+				 .e_ehsize = h->e_ehsize,
+				 .e_phentsize = h->e_phentsize,
+				 .e_phnum = h->e_phnum,
+				 .e_shentsize = h->e_shentsize,
+				 .e_shnum = h->e_shnum,
+				 .e_shstrndx = h->e_shstrndx };
+		memcpy(e.e_ident, h->e_ident, EI_NIDENT);
+		put(im, 0, ELF_T_EHDR, &e, sizeof(e));
+	}
+}
+
+/* All of BUF to FD at offset 0, through short writes and signals. */
+static int write_all(int fd, const unsigned char *buf, size_t size)
+{
+	size_t done = 0;
+
+	while (done < size) {
+		ssize_t w = pwrite(fd, buf + done, size - done, (off_t)done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+/* A section of the shared object: where it is and what it holds. */
+struct dso_sec {
+	const char *name;
+	GElf_Word type;
+	GElf_Xword flags, align, entsize;
+	GElf_Word link, info;
+	uint64_t addr, offset, size;
+};
 
 int sdt_dso_write(int fd, const struct sdt_dso *d,
 		  struct sdt_dso_layout *layout, char *err, size_t errlen)
 {
 	const struct sdt_target *t = &d->target;
+	const int is64 = t->elf_class == ELFCLASS64;
 	const uint64_t page = sdt_target_page_size(t);
 	const unsigned asz = sdt_target_addr_size(t);
 	const size_t n = d->nprobes, nsyms = 1 + 2 * n;
 	const size_t symsz = sym_size(t);
-	const size_t dynsz = t->elf_class == ELFCLASS64 ? sizeof(Elf64_Dyn) :
-							 sizeof(Elf32_Dyn);
-	struct dso_bufs b = { 0 };
-	Elf *elf = NULL;
+	const size_t dynsz = is64 ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn);
+	const size_t ehsize = is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	const size_t phsize = is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	const size_t shsize = is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	struct strtab dynstr = { 0 }, shstr = { 0 };
+	struct image im = { .t = t };
+	uint32_t *hash = NULL;
+	size_t *names = NULL, soname = 0;
 	int r = -ENOMEM;
 
 	if (!d->stub_size || d->stub_probe_offset >= d->stub_size)
 		return set_err(err, errlen, -EINVAL, "no stub code given");
+	elf_version(EV_CURRENT);
 
 	/* Names into .dynstr, before any pointer into it is taken. */
-	size_t *names = calloc(nsyms, sizeof(*names));
-	size_t soname = 0;
+	names = calloc(nsyms, sizeof(*names));
 	if (!names)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
-		names[1 + 2 * i] = strtab_add(&b.dynstr, d->probes[i].stub_symbol);
-		names[2 + 2 * i] = strtab_add(&b.dynstr, d->probes[i].sema_symbol);
+		names[1 + 2 * i] = strtab_add(&dynstr, d->probes[i].stub_symbol);
+		names[2 + 2 * i] = strtab_add(&dynstr, d->probes[i].sema_symbol);
 		if (!names[1 + 2 * i] || !names[2 + 2 * i])
 			goto out;
 	}
-	if (d->soname && !(soname = strtab_add(&b.dynstr, d->soname)))
+	if (d->soname && !(soname = strtab_add(&dynstr, d->soname)))
 		goto out;
-	if (!b.dynstr.len && !strtab_add(&b.dynstr, "x"))
+	if (!dynstr.len && !strtab_add(&dynstr, "x"))
 		goto out;
 
-	/* Segment 1: headers and dynamic linking tables. */
-	const size_t ehsize = t->elf_class == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
-							  sizeof(Elf32_Ehdr);
-	const size_t phsize = t->elf_class == ELFCLASS64 ? sizeof(Elf64_Phdr) :
-							  sizeof(Elf32_Phdr);
-	const size_t nphdr = 5;
+	/* Segment 1, RX: headers, dynamic linking tables, stubs. */
+	const size_t nphdr = 4;
 	const size_t nbucket = nsyms;
-	const size_t hash_size = (2 + nbucket + nsyms) * 4;
-	uint64_t off_hash = align_up(ehsize + nphdr * phsize, 8);
-	uint64_t off_dynsym = align_up(off_hash + hash_size, asz);
-	uint64_t off_dynstr = off_dynsym + nsyms * symsz;
-	uint64_t off_base = off_dynstr + b.dynstr.len;
-	uint64_t end1 = off_base + 1;
-
-	/* Segment 2: stubs. */
+	const size_t hash_words = 2 + nbucket + nsyms;
+	const uint64_t off_hash = align_up(ehsize + nphdr * phsize, 8);
+	const uint64_t off_dynsym = align_up(off_hash + hash_words * 4, asz);
+	const uint64_t off_dynstr = off_dynsym + nsyms * symsz;
+	const uint64_t off_base = off_dynstr + dynstr.len;
 	const uint64_t stride = align_up(d->stub_size, 16);
-	uint64_t off_text = align_up(end1, 16);
-	uint64_t text_size = stride * (n ? n : 1);
-	uint64_t vaddr_text = off_text + page;
+	const uint64_t off_text = align_up(off_base + 1, 16);
+	const uint64_t text_size = stride * (n ? n : 1);
+	const uint64_t end1 = off_text + text_size;
 
-	/* Segment 3: .dynamic and semaphores. */
+	/* Segment 2, RW, a page up: .dynamic and the semaphores. */
 	const size_t ndyn = 7;
-	uint64_t off_dyn = align_up(off_text + text_size, 16);
-	uint64_t vaddr_dyn = off_dyn + 2 * page;
-	uint64_t off_probes = off_dyn + ndyn * dynsz;
-	uint64_t probes_size = 2 * (n ? n : 1);
-	uint64_t end3 = off_probes + probes_size;
+	const uint64_t off_dyn = align_up(end1, 16);
+	const uint64_t off_probes = off_dyn + ndyn * dynsz;
+	const uint64_t probes_size = 2 * (n ? n : 1);
+	const uint64_t end2 = off_probes + probes_size;
 
-	/* Not loaded: notes, names, section headers. */
-	uint64_t off_notes = align_up(end3, 4);
-	size_t notes_size = 0;
+	/* Not loaded: notes, section names, section headers. */
+	const uint64_t off_notes = align_up(end2, 4);
+	uint64_t notes_size = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct sdt_note note = { .provider = d->probes[i].provider,
 					 .name = d->probes[i].name,
 					 .args = d->probes[i].args };
 		notes_size += sdt_note_size(t, &note);
 	}
+	struct dso_sec secs[] = {
+		{ "", SHT_NULL, 0, 0, 0, 0, 0, 0, 0, 0 },
+		{ ".hash", SHT_HASH, SHF_ALLOC, 8, 4, 2, 0, off_hash,
+		  off_hash, hash_words * 4 },
+		{ ".dynsym", SHT_DYNSYM, SHF_ALLOC, asz, symsz, 3, 1,
+		  off_dynsym, off_dynsym, nsyms * symsz },
+		{ ".dynstr", SHT_STRTAB, SHF_ALLOC, 1, 0, 0, 0, off_dynstr,
+		  off_dynstr, dynstr.len },
+		{ SDT_BASE_SECTION, SHT_PROGBITS, SHF_ALLOC, 1, 0, 0, 0,
+		  off_base, off_base, 1 },
+		{ ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 16, 0, 0,
+		  0, off_text, off_text, text_size },
+		{ ".dynamic", SHT_DYNAMIC, SHF_ALLOC | SHF_WRITE, asz, dynsz,
+		  3, 0, off_dyn + page, off_dyn, ndyn * dynsz },
+		{ ".probes", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 2, 0, 0, 0,
+		  off_probes + page, off_probes, probes_size },
+		{ SDT_NOTE_SECTION, SHT_NOTE, 0, 4, 0, 0, 0, 0, off_notes,
+		  notes_size },
+		{ ".shstrtab", SHT_STRTAB, 0, 1, 0, 0, 0, 0, 0, 0 },
+	};
+	enum { S_TEXT = 5, S_PROBES = 7 };
+	const size_t nsecs = sizeof(secs) / sizeof(secs[0]);
+	GElf_Word secname[sizeof(secs) / sizeof(secs[0])] = { 0 };
+	for (size_t i = 1; i < nsecs; i++) {
+		if (!(secname[i] = (GElf_Word)strtab_add(&shstr, secs[i].name)))
+			goto out;
+	}
+	secs[nsecs - 1].offset = off_notes + notes_size;
+	secs[nsecs - 1].size = shstr.len;
+	const uint64_t off_shdr = align_up(off_notes + notes_size + shstr.len,
+					   asz);
+	const uint64_t file_size = off_shdr + nsecs * shsize;
 
-	b.hash = calloc(2 + nbucket + nsyms, 4);
-	b.dynsym = calloc(nsyms, symsz);
-	b.text = malloc(text_size);
-	b.probes = calloc(probes_size, 1);
-	b.notes = malloc(notes_size ? notes_size : 1);
-	b.dynamic = calloc(ndyn, dynsz);
-	if (!b.hash || !b.dynsym || !b.text || !b.probes || !b.notes ||
-	    !b.dynamic)
+	im.buf = calloc(1, file_size);
+	hash = calloc(hash_words, 4);
+	if (!im.buf || !hash)
 		goto out;
 
-	uint64_t vaddr_base = off_base;
-	uint64_t vaddr_probes = off_probes + 2 * page;
-	unsigned char *np = b.notes;
+	/* Header and program headers. */
+	const uint64_t vaddr_dyn = off_dyn + page, vaddr_probes = off_probes + page;
+	GElf_Ehdr eh = { .e_type = ET_DYN, .e_machine = t->machine,
+			 .e_version = EV_CURRENT, .e_phoff = ehsize,
+			 .e_shoff = off_shdr, .e_flags = t->flags,
+			 .e_ehsize = (GElf_Half)ehsize,
+			 .e_phentsize = (GElf_Half)phsize,
+			 .e_phnum = (GElf_Half)nphdr,
+			 .e_shentsize = (GElf_Half)shsize,
+			 .e_shnum = (GElf_Half)nsecs,
+			 .e_shstrndx = (GElf_Half)(nsecs - 1) };
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = t->elf_class;
+	eh.e_ident[EI_DATA] = t->byte_order;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_ident[EI_OSABI] = ELFOSABI_NONE;
+	put_ehdr(&im, &eh);
+	const GElf_Phdr ph[] = {
+		{ PT_LOAD, PF_R | PF_X, 0, 0, 0, end1, end1, page },
+		{ PT_LOAD, PF_R | PF_W, off_dyn, vaddr_dyn, vaddr_dyn,
+		  end2 - off_dyn, end2 - off_dyn, page },
+		{ PT_DYNAMIC, PF_R | PF_W, off_dyn, vaddr_dyn, vaddr_dyn,
+		  ndyn * dynsz, ndyn * dynsz, asz },
+		{ PT_GNU_STACK, PF_R | PF_W, 0, 0, 0, 0, 0, 16 },
+	};
+	for (size_t i = 0; i < nphdr; i++)
+		put_phdr(&im, ehsize + i * phsize, &ph[i]);
+
+	/* Symbols (stub and semaphore of each probe) and their hash. */
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym stub = { .st_name = (GElf_Word)names[1 + 2 * i],
+				  .st_value = off_text + i * stride,
+				  .st_size = d->stub_size,
+				  .st_info = GELF_ST_INFO(STB_GLOBAL, STT_FUNC),
+				  .st_shndx = S_TEXT };
+		GElf_Sym sema = { .st_name = (GElf_Word)names[2 + 2 * i],
+				  .st_value = vaddr_probes + 2 * i,
+				  .st_size = 2,
+				  .st_info = GELF_ST_INFO(STB_GLOBAL,
+							  STT_OBJECT),
+				  .st_shndx = S_PROBES };
+		put_dsym(&im, off_dynsym + (1 + 2 * i) * symsz, &stub);
+		put_dsym(&im, off_dynsym + (2 + 2 * i) * symsz, &sema);
+	}
+	hash[0] = (uint32_t)nbucket;
+	hash[1] = (uint32_t)nsyms;
+	uint32_t *bucket = hash + 2, *chain = hash + 2 + nbucket;
+	for (size_t i = nsyms - 1; i >= 1; i--) {
+		uint32_t h = sysv_hash(dynstr.buf + names[i]) % nbucket;
+		chain[i] = bucket[h];
+		bucket[h] = (uint32_t)i;
+	}
+	put(&im, off_hash, ELF_T_WORD, hash, hash_words * 4);
+	memcpy(im.buf + off_dynstr, dynstr.buf, dynstr.len);
+
+	/* Stubs, and the notes that point at them (the semaphores stay 0). */
+	unsigned char *np = im.buf + off_notes;
 	for (size_t i = 0; i < n; i++) {
 		struct sdt_note note = {
-			.pc = vaddr_text + i * stride + d->stub_probe_offset,
-			.base = vaddr_base,
+			.pc = off_text + i * stride + d->stub_probe_offset,
+			.base = off_base,
 			.semaphore = vaddr_probes + 2 * i,
 			.provider = d->probes[i].provider,
 			.name = d->probes[i].name,
 			.args = d->probes[i].args,
 		};
-		memcpy(b.text + i * stride, d->stub, d->stub_size);
-		memset(b.text + i * stride + d->stub_size, 0,
-		       stride - d->stub_size);
+		memcpy(im.buf + off_text + i * stride, d->stub, d->stub_size);
 		np += sdt_note_encode(t, &note, np);
 	}
 	if (!n)
-		memcpy(b.text, d->stub, d->stub_size < stride ? d->stub_size : stride);
+		memcpy(im.buf + off_text, d->stub,
+		       d->stub_size < stride ? d->stub_size : stride);
 
-	/* Hash chains: bucket h % nbucket, chained through symbol indices. */
-	b.hash[0] = (uint32_t)nbucket;
-	b.hash[1] = (uint32_t)nsyms;
-	uint32_t *bucket = b.hash + 2, *chain = b.hash + 2 + nbucket;
-	for (size_t i = nsyms - 1; i >= 1; i--) {
-		uint32_t h = sysv_hash(b.dynstr.buf + names[i]) % nbucket;
-		chain[i] = bucket[h];
-		bucket[h] = (uint32_t)i;
-	}
-
-	elf = new_elf(fd, t, ET_DYN);
-	if (!elf)
-		goto elf_error;
-	elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);
-
-	static unsigned char base_byte[1];
-	struct sec secs[] = {
-		{ ".hash", SHT_HASH, SHF_ALLOC, 8, ELF_T_WORD, b.hash,
-		  hash_size, 4, 2, 0, off_hash, off_hash },
-		{ ".dynsym", SHT_DYNSYM, SHF_ALLOC, asz, ELF_T_SYM, b.dynsym,
-		  nsyms * symsz, symsz, 3, 1, off_dynsym, off_dynsym },
-		{ ".dynstr", SHT_STRTAB, SHF_ALLOC, 1, ELF_T_BYTE,
-		  b.dynstr.buf, b.dynstr.len, 0, 0, 0, off_dynstr,
-		  off_dynstr },
-		{ SDT_BASE_SECTION, SHT_PROGBITS, SHF_ALLOC, 1, ELF_T_BYTE,
-		  base_byte, 1, 0, 0, 0, vaddr_base, off_base },
-		{ ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 16,
-		  ELF_T_BYTE, b.text, text_size, 0, 0, 0, vaddr_text,
-		  off_text },
-		{ ".dynamic", SHT_DYNAMIC, SHF_ALLOC | SHF_WRITE, asz,
-		  ELF_T_DYN, b.dynamic, ndyn * dynsz, dynsz, 3, 0, vaddr_dyn,
-		  off_dyn },
-		{ ".probes", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 2,
-		  ELF_T_BYTE, b.probes, probes_size, 0, 0, 0, vaddr_probes,
-		  off_probes },
-		{ SDT_NOTE_SECTION, SHT_NOTE, 0, 4, ELF_T_BYTE, b.notes,
-		  notes_size, 0, 0, 0, 0, off_notes },
-	};
-	const size_t nsecs = sizeof(secs) / sizeof(secs[0]);
-	enum { S_HASH = 1, S_DYNSYM, S_DYNSTR, S_BASE, S_TEXT, S_DYN, S_PROBES };
-	for (size_t i = 0; i < nsecs; i++) {
-		if (add_sec(elf, &b.shstr, &secs[i]) != i + 1)
-			goto elf_error;
-	}
-	uint64_t off_shstr = off_notes + notes_size;
-	/* ".shstrtab" itself is added by finish_shstrtab. */
-	uint64_t off_shdr = align_up(off_shstr + b.shstr.len +
-					     sizeof(".shstrtab"),
-				     asz);
-	if ((r = finish_shstrtab(elf, &b.shstr, off_shstr)) < 0)
-		goto elf_error;
-
-	/* Dynamic symbols: stub and semaphore of each probe. */
-	Elf_Data *symdata = elf_getdata(elf_getscn(elf, S_DYNSYM), NULL);
-	GElf_Sym sym = { 0 };
-	r = put_sym(symdata, 0, &sym);
-	for (size_t i = 0; i < n && !r; i++) {
-		sym.st_name = (GElf_Word)names[1 + 2 * i];
-		sym.st_value = vaddr_text + i * stride;
-		sym.st_size = d->stub_size;
-		sym.st_info = GELF_ST_INFO(STB_GLOBAL, STT_FUNC);
-		sym.st_other = STV_DEFAULT;
-		sym.st_shndx = S_TEXT;
-		r = put_sym(symdata, (int)(1 + 2 * i), &sym);
-		sym.st_name = (GElf_Word)names[2 + 2 * i];
-		sym.st_value = vaddr_probes + 2 * i;
-		sym.st_size = 2;
-		sym.st_info = GELF_ST_INFO(STB_GLOBAL, STT_OBJECT);
-		sym.st_shndx = S_PROBES;
-		if (!r)
-			r = put_sym(symdata, (int)(2 + 2 * i), &sym);
-	}
-	if (r)
-		goto elf_error;
-
-	Elf_Data *dyndata = elf_getdata(elf_getscn(elf, S_DYN), NULL);
-	GElf_Dyn dyn[] = {
+	const GElf_Dyn dyn[] = {
 		{ DT_HASH, { off_hash } },
 		{ DT_STRTAB, { off_dynstr } },
 		{ DT_SYMTAB, { off_dynsym } },
-		{ DT_STRSZ, { b.dynstr.len } },
+		{ DT_STRSZ, { dynstr.len } },
 		{ DT_SYMENT, { symsz } },
 		{ soname ? DT_SONAME : DT_NULL, { soname } },
 		{ DT_NULL, { 0 } },
 	};
-	for (size_t i = 0; i < ndyn; i++) {
-		if (!gelf_update_dyn(dyndata, (int)i, &dyn[i]))
-			goto elf_error;
-	}
+	for (size_t i = 0; i < ndyn; i++)
+		put_dyn(&im, off_dyn + i * dynsz, &dyn[i]);
 
-	GElf_Ehdr eh;
-	if (!gelf_getehdr(elf, &eh))
-		goto elf_error;
-	eh.e_phoff = ehsize;
-	eh.e_shoff = off_shdr;
-	eh.e_entry = 0;
-	if (!gelf_update_ehdr(elf, &eh) || !gelf_newphdr(elf, nphdr))
-		goto elf_error;
-	GElf_Phdr ph[] = {
-		{ PT_LOAD, PF_R, 0, 0, 0, end1, end1, page },
-		{ PT_LOAD, PF_R | PF_X, off_text, vaddr_text, vaddr_text,
-		  text_size, text_size, page },
-		{ PT_LOAD, PF_R | PF_W, off_dyn, vaddr_dyn, vaddr_dyn,
-		  end3 - off_dyn, end3 - off_dyn, page },
-		{ PT_DYNAMIC, PF_R | PF_W, off_dyn, vaddr_dyn, vaddr_dyn,
-		  ndyn * dynsz, ndyn * dynsz, asz },
-		{ PT_GNU_STACK, PF_R | PF_W, 0, 0, 0, 0, 0, 16 },
-	};
-	for (size_t i = 0; i < nphdr; i++) {
-		if (!gelf_update_phdr(elf, (int)i, &ph[i]))
-			goto elf_error;
+	/* Section names and headers. */
+	memcpy(im.buf + secs[nsecs - 1].offset, shstr.buf, shstr.len);
+	for (size_t i = 0; i < nsecs; i++) {
+		const struct dso_sec *s = &secs[i];
+		GElf_Shdr sh = { .sh_name = secname[i], .sh_type = s->type,
+				 .sh_flags = s->flags, .sh_addr = s->addr,
+				 .sh_offset = s->offset, .sh_size = s->size,
+				 .sh_link = s->link, .sh_info = s->info,
+				 .sh_addralign = s->align,
+				 .sh_entsize = s->entsize };
+		put_shdr(&im, off_shdr + i * shsize, &sh);
 	}
-	if (elf_update(elf, ELF_C_WRITE) < 0)
-		goto elf_error;
-
+	if (im.failed) {
+		r = elf_fail(err, errlen, "cannot convert the shared object");
+		goto out;
+	}
+	r = write_all(fd, im.buf, file_size);
+	if (r < 0) {
+		set_err(err, errlen, r, "cannot write the shared object: %s",
+			strerror(-r));
+		goto out;
+	}
 	if (layout) {
-		layout->stub_addr = vaddr_text;
+		layout->stub_addr = off_text;
 		layout->stub_stride = stride;
 		layout->sema_addr = vaddr_probes;
-		layout->file_size =
-			off_shdr + (nsecs + 2) * (t->elf_class == ELFCLASS64 ?
-							  sizeof(Elf64_Shdr) :
-							  sizeof(Elf32_Shdr));
+		layout->file_size = file_size;
 	}
-	r = 0;
-	goto out;
-elf_error:
-	r = elf_fail(err, errlen, "cannot write the shared object");
 out:
 	if (r == -ENOMEM)
 		set_err(err, errlen, r, "out of memory");
-	if (elf)
-		elf_end(elf);
 	free(names);
-	dso_bufs_free(&b);
+	free(hash);
+	free(im.buf);
+	free(shstr.buf);
+	free(dynstr.buf);
 	return r;
 }
