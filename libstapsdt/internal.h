@@ -51,6 +51,8 @@ struct sdt_provider {
 	SDTProvider_t pub;
 	int loaded;
 	size_t nprobes;
+	SDTProbe_t **by_name; /* open hash of the probes by name (provider.c) */
+	size_t by_name_cap; /* slots: 0 or a power of two, over 2 * nprobes */
 	char *dir; /* file mode: the private directory, else NULL */
 	struct sdt_retired
 	    *live; /* retired entry ready for the loaded object */

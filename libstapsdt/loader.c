@@ -124,7 +124,13 @@ static int place_memfd(struct sdt_provider *p, char **path)
 	char name[SDT_NAME_MAX + 48];
 	int fd;
 
-	if (access("/proc/self/fd", X_OK) < 0)
+	/* Asked once: /proc does not come and go under a running program. */
+	static int have_proc = -1;
+
+	if (__atomic_load_n(&have_proc, __ATOMIC_RELAXED) < 0)
+		__atomic_store_n(&have_proc, access("/proc/self/fd", X_OK) == 0,
+				 __ATOMIC_RELAXED);
+	if (!__atomic_load_n(&have_proc, __ATOMIC_RELAXED))
 		return -1;
 	snprintf(name, sizeof(name), "libstapsdt-%s-%lu", p->pub.name,
 		 ++load_count);

@@ -58,17 +58,39 @@ static size_t probe_strings_size(SDTProvider_t *p, const SDTProbe_t *probe,
 	return size + 1;
 }
 
+static char *put_str(char *out, const char *s, size_t n)
+{
+	memcpy(out, s, n);
+	return out + n;
+}
+
+/* "-8@%rdi 4@%esi": argument types are 1, 2, 4 or 8 bytes, one digit. */
 static char *format_spec(char *out, const struct sdt_probe_node *n, int argc,
 			 const struct operands *ops)
 {
 	for (int i = 0; i < argc; i++) {
 		int type = n->types[i];
 
-		out +=
-		    sprintf(out, "%s%s%d@%s", i ? " " : "", type < 0 ? "-" : "",
-			    type < 0 ? -type : type, ops->text[i]);
+		if (i)
+			*out++ = ' ';
+		if (type < 0)
+			*out++ = '-';
+		*out++ = (char)('0' + (type < 0 ? -type : type));
+		*out++ = '@';
+		out = put_str(out, ops->text[i], ops->len[i]);
 	}
 	*out++ = '\0';
+	return out;
+}
+
+/* PROVIDER_PROBE_semaphore, the name dtrace -G gives it. */
+static char *format_semaphore(char *out, const char *provider,
+			      const char *probe)
+{
+	out = put_str(out, provider, strlen(provider));
+	*out++ = '_';
+	out = put_str(out, probe, strlen(probe));
+	out = put_str(out, "_semaphore", sizeof("_semaphore"));
 	return out;
 }
 
@@ -142,7 +164,7 @@ int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
 		probes[i].name = l->probe.name;
 		probes[i].stub_symbol = l->probe.name;
 		probes[i].sema_symbol = s;
-		s += sprintf(s, "%s_%s_semaphore", p->name, l->probe.name) + 1;
+		s = format_semaphore(s, p->name, l->probe.name);
 		probes[i].args = s;
 		s = format_spec(s, n, l->probe.argCount, &ops);
 	}

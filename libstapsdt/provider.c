@@ -125,11 +125,57 @@ int providerUseMemfd(SDTProvider_t *provider, const MemFDOption_t use_memfd)
 	return ret;
 }
 
+/*
+ * Probe names are unique within a provider. Runtimes declare thousands of
+ * probes, so the check goes through an open hash (linear probing, at most
+ * half full) rather than down the list.
+ */
+static size_t name_hash(const char *s)
+{
+	size_t h = 2166136261u; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static SDTProbe_t **name_slot(struct sdt_provider *sp, const char *name)
+{
+	size_t mask = sp->by_name_cap - 1, i = name_hash(name) & mask;
+
+	while (sp->by_name[i] && strcmp(sp->by_name[i]->name, name) != 0)
+		i = (i + 1) & mask;
+	return &sp->by_name[i];
+}
+
 static int find_probe(SDTProvider_t *p, const char *name)
 {
-	for (SDTProbeList_t *n = p->probes; n; n = n->next)
-		if (strcmp(n->probe.name, name) == 0)
-			return 1;
+	struct sdt_provider *sp = sdt_provider_of(p);
+
+	return sp->by_name_cap && *name_slot(sp, name) != NULL;
+}
+
+/* Room in the hash for one more probe; -1 when memory is short. */
+static int name_index_reserve(struct sdt_provider *sp)
+{
+	size_t cap = sp->by_name_cap ? sp->by_name_cap : 16;
+	SDTProbe_t **old = sp->by_name;
+	size_t old_cap = sp->by_name_cap;
+
+	while (cap < 2 * (sp->nprobes + 1))
+		cap *= 2;
+	if (cap == sp->by_name_cap)
+		return 0;
+	sp->by_name = calloc(cap, sizeof(*sp->by_name));
+	if (!sp->by_name) {
+		sp->by_name = old;
+		return -1;
+	}
+	sp->by_name_cap = cap;
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i])
+			*name_slot(sp, old[i]->name) = old[i];
+	free(old);
 	return 0;
 }
 
@@ -184,7 +230,8 @@ static SDTProbe_t *add_probe(SDTProvider_t *p, const char *name, int argc,
 	if (check_probe(p, name, argc, types) < 0)
 		return NULL;
 	n = calloc(1, sizeof(*n));
-	if (!n || !(n->pub.list.probe.name = strdup(name))) {
+	if (!n || name_index_reserve(sdt_provider_of(p)) < 0 ||
+	    !(n->pub.list.probe.name = strdup(name))) {
 		free(n);
 		sdt_set_error(p, outOfMemoryError,
 			      "libstapsdt: probe '%s:%s': out of memory",
@@ -204,6 +251,7 @@ static SDTProbe_t *add_probe(SDTProvider_t *p, const char *name, int argc,
 	/* Newest first, as the public library keeps them. */
 	n->pub.list.next = p->probes;
 	p->probes = &n->pub.list;
+	*name_slot(sdt_provider_of(p), probe->name) = probe;
 	sdt_provider_of(p)->nprobes++;
 	return probe;
 }
@@ -320,5 +368,6 @@ void providerDestroy(SDTProvider_t *provider)
 	free(provider->name);
 	free(provider->error);
 	free(provider->_filename);
+	free(sdt_provider_of(provider)->by_name);
 	free(sdt_provider_of(provider));
 }

@@ -91,6 +91,17 @@ static void test_validation(void)
 	CHECK(providerAddProbe(p, "twice", 0) != NULL);
 	CHECK(!providerAddProbe(p, "twice", 1, int8));
 	expect_error(p, duplicateProbeError, "twice");
+	/* Still found among many (the name index grows several times). */
+	for (int i = 0; i < 3000; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "many%d", i);
+		CHECK(providerAddProbe(p, name, 0) != NULL);
+	}
+	CHECK(!providerAddProbe(p, "twice", 0) && !providerAddProbe(p, "many0", 0) &&
+	      !providerAddProbe(p, "many2999", 0) && !providerAddProbe(p, "many1234", 0));
+	expect_error(p, duplicateProbeError, "many1234");
+	CHECK(providerAddProbe(p, "many3000", 0) != NULL);
 	CHECK(providerUseMemfd(p, (MemFDOption_t)7) == 0);
 	expect_error(p, invalidArgumentError, "memfd option 7");
 	providerDestroy(p);
