@@ -16,7 +16,8 @@
 
 #include "dtrace-gen.h"
 
-static int buf_reserve(struct dg_buf *b, size_t extra)
+/* The slow half of dg_buf_reserve(): grow to fit EXTRA more bytes. */
+int dg_buf_grow(struct dg_buf *b, size_t extra)
 {
 	size_t cap;
 	char *p;
@@ -41,16 +42,6 @@ static int buf_reserve(struct dg_buf *b, size_t extra)
 	b->data = p;
 	b->cap = cap;
 	return 0;
-}
-
-/* Keeps the contents NUL-terminated, so they can be used as a string. */
-void dg_buf_add(struct dg_buf *b, const char *s, size_t n)
-{
-	if (buf_reserve(b, n))
-		return;
-	memcpy(b->data + b->len, s, n);
-	b->len += n;
-	b->data[b->len] = '\0';
 }
 
 void dg_buf_puts(struct dg_buf *b, const char *s)
@@ -93,7 +84,7 @@ void dg_buf_printf(struct dg_buf *b, const char *fmt, ...)
 		b->failed = 1;
 		return;
 	}
-	if (buf_reserve(b, (size_t)n))
+	if (dg_buf_reserve(b, (size_t)n))
 		return;
 	va_start(ap, fmt);
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);

@@ -22,6 +22,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "target.h"
 
@@ -36,7 +37,25 @@ struct dg_buf {
 	int failed; /* an allocation failed: the contents are incomplete */
 };
 
-void dg_buf_add(struct dg_buf *b, const char *s, size_t n);
+int dg_buf_grow(struct dg_buf *b, size_t extra);
+
+/* Room for EXTRA more bytes and a NUL; 0, or -1 once an allocation failed. */
+static inline int dg_buf_reserve(struct dg_buf *b, size_t extra)
+{
+	if (__builtin_expect(!b->failed && extra < b->cap - b->len, 1))
+		return 0;
+	return dg_buf_grow(b, extra);
+}
+
+/* Keeps the contents NUL-terminated, so they can be used as a string. */
+static inline void dg_buf_add(struct dg_buf *b, const char *s, size_t n)
+{
+	if (dg_buf_reserve(b, n))
+		return;
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
 void dg_buf_puts(struct dg_buf *b, const char *s);
 void dg_buf_cat(struct dg_buf *b, ...) __attribute__((sentinel));
 void dg_buf_uint(struct dg_buf *b, unsigned v);

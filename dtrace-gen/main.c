@@ -279,7 +279,6 @@ static int read_file(const char *path, struct dg_buf *out,
 		     struct dg_diag *diag)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char chunk[65536];
 	struct stat st;
 	ssize_t n;
 
@@ -292,13 +291,22 @@ static int read_file(const char *path, struct dg_buf *out,
 		close(fd);
 		return -1;
 	}
-	for (;;) {
-		n = read(fd, chunk, sizeof(chunk));
+	/* Straight into the buffer, sized by the file when it has a size. */
+	for (size_t want = S_ISREG(st.st_mode) && st.st_size > 0 ?
+				   (size_t)st.st_size + 1 :
+				   65536;
+	     ; want = 65536) {
+		if (dg_buf_reserve(out, want)) {
+			n = 0;
+			break;
+		}
+		n = read(fd, out->data + out->len, out->cap - out->len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
-		dg_buf_add(out, chunk, (size_t)n);
+		out->len += (size_t)n;
+		out->data[out->len] = '\0';
 	}
 	if (n < 0)
 		dg_error(diag, path, "cannot read it: %s", strerror(errno));

@@ -322,6 +322,18 @@ static int clash(struct parser *p, struct dg_strset *set, const char *key,
 	return -EINVAL;
 }
 
+/* A, then SEP, then B, then TAIL, NUL-terminated, into OUT (big enough). */
+static void join(char *out, const char *a, size_t la, const char *sep,
+		 const char *b, size_t lb, const char *tail)
+{
+	size_t ls = strlen(sep);
+
+	memcpy(out, a, la);
+	memcpy(out + la, sep, ls);
+	memcpy(out + la + ls, b, lb);
+	strcpy(out + la + ls + lb, tail);
+}
+
 static int add_probe(struct parser *p, struct dg_probe *pr)
 {
 	struct dg_arena *a = &p->m->arena;
@@ -344,8 +356,8 @@ static int add_probe(struct parser *p, struct dg_probe *pr)
 	pr->macro = macro_name(a, pr->provider, pr->name);
 	if (!key || !sema || !pr->macro)
 		return nomem(p);
-	sprintf(key, "%s:%s", pr->provider, pr->name);
-	sprintf(sema, "%s_%s_semaphore", pr->provider, pr->name);
+	join(key, pr->provider, lp, ":", pr->name, ln, "");
+	join(sema, pr->provider, lp, "_", pr->name, ln, "_semaphore");
 	err = clash(p, &p->probes, key, pr, NULL);
 	if (!err)
 		err = clash(p, &p->macros, pr->macro, pr, "macro name");
