@@ -64,3 +64,17 @@ expect_eq() {
 	printf 'FAIL: %s\n--- expected\n%s\n--- actual\n%s\n' "$1" "$2" "$3" >&2
 	exit 1
 }
+
+# mk_sources FRAGMENT VAR: the .c files of VAR in FRAGMENT (both from the
+# top source dir), as paths under $top_srcdir.
+mk_sources() {
+	awk -v var="$2" -v dir="$top_srcdir" '
+	!on && $0 ~ "^" var "[ \t]*[+]?=" { on = 1; sub(/^[^=]*=/, "") }
+	on {
+		more = sub(/\\[ \t]*$/, "")
+		n = split($0, w, /[ \t]+/)
+		for (i = 1; i <= n; i++)
+			if (w[i] ~ /\.c$/) print dir "/" w[i]
+		if (!more) on = 0
+	}' "$top_srcdir/$1"
+}

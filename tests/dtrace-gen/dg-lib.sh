@@ -1,7 +1,8 @@
 # Shared by the dtrace-gen tests, sourced after tests/lib.sh: where the
 # generator is, and the tracefs plumbing the tracer tests need.
 
-DG=$top_builddir/dtrace-gen/dtrace-gen
+# memcheck.sh reruns some tests with DG_UNDER_TEST: an instrumented build.
+DG=${DG_UNDER_TEST:-$top_builddir/dtrace-gen/dtrace-gen}
 DG_DATA=$top_srcdir/tests/dtrace-gen
 [ -x "$DG" ] || fail "$DG is not built"
 

@@ -11,7 +11,8 @@ DTRACE_GEN_TESTS = \
 	tests/dtrace-gen/archive.sh \
 	tests/dtrace-gen/enabled-loop.sh \
 	tests/dtrace-gen/sample.sh \
-	tests/dtrace-gen/fuzz.sh
+	tests/dtrace-gen/fuzz.sh \
+	tests/dtrace-gen/memcheck.sh
 TESTS += $(DTRACE_GEN_TESTS)
 EXTRA_DIST += $(DTRACE_GEN_TESTS) \
 	tests/dtrace-gen/dg-lib.sh \
