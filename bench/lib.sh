@@ -10,18 +10,21 @@ trap 'rm -rf "$B"' EXIT
 
 # median_ms RUNS CMD...: the median wall time of RUNS runs of CMD, in ms.
 # hyperfine (no shell, warmed up) where installed: a date-based loop adds
-# a few milliseconds of its own, which hides fast tools' real times.
+# a few milliseconds of its own, which hides fast tools' real times. With
+# PREPARE set, that shell command runs before each run, untimed.
 median_ms() {
 	runs=$1
 	shift
 	if command -v hyperfine >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
-		hyperfine -N -w 3 -r "$runs" --export-json "$B/hf.json" -- "$*" \
+		hyperfine -N -w 3 -r "$runs" --export-json "$B/hf.json" \
+			${PREPARE:+--prepare "$PREPARE"} -- "$*" \
 			>/dev/null 2>&1 &&
 			python3 -c 'import json,sys; print("%.3f" % (json.load(open(sys.argv[1]))["results"][0]["median"] * 1000))' "$B/hf.json" &&
 			return 0
 	fi
 	i=0
 	while [ "$i" -lt "$runs" ]; do
+		[ -z "${PREPARE:-}" ] || sh -c "$PREPARE"
 		s=$(date +%s%N)
 		"$@" >/dev/null 2>&1
 		e=$(date +%s%N)
