@@ -9,6 +9,7 @@ trap '[ -n "$HOST_PID" ] && kill "$HOST_PID" 2>/dev/null; rm -rf "$T"' EXIT
 # object was loaded from), output in $T/host.out.
 start_host() {
 	[ -x "$HOST" ] || fail "$HOST is not built"
+	: >"$T/host.out"
 	"$HOST" "$@" >"$T/host.out" 2>&1 &
 	HOST_PID=$!
 	i=0

@@ -25,6 +25,7 @@ LIBSTAPSDT_TESTS = \
 	tests/libstapsdt/bpftrace-args.sh \
 	tests/libstapsdt/gdb-args.sh \
 	tests/libstapsdt/enabled.sh \
+	tests/libstapsdt/perf.sh \
 	tests/libstapsdt/unload-attached.sh \
 	tests/libstapsdt/stress.sh \
 	tests/libstapsdt/valgrind.sh \

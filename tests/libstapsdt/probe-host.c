@@ -15,7 +15,8 @@
  * Options: --file (file placement), --seconds S, --cycle MS (unload after
  * MS, keep firing, reload after MS more, repeat), --when-traced (start
  * those cycles only once probe a2 is traced, so that a tracer attaches to
- * a loaded provider first).
+ * a loaded provider first), --provider NAME (instead of sdttest, for
+ * tracers whose event names must not clash between parallel tests).
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -136,6 +137,7 @@ static double now(void)
 int main(int argc, char **argv)
 {
 	double seconds = 600, cycle = 0, start, next_cycle;
+	const char *name = "sdttest";
 	int enabled = 0, loaded = 1, when_traced = 0, cycling;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -150,14 +152,16 @@ int main(int argc, char **argv)
 			cycle = atof(argv[++i]) / 1000;
 		else if (strcmp(argv[i], "--when-traced") == 0)
 			when_traced = 1;
+		else if (strcmp(argv[i], "--provider") == 0 && i + 1 < argc)
+			name = argv[++i];
 		else {
 			fprintf(stderr, "usage: probe-host [--file] "
 					"[--seconds S] [--cycle MS] "
-					"[--when-traced]\n");
+					"[--when-traced] [--provider NAME]\n");
 			return 2;
 		}
 	}
-	prov = providerInit("sdttest");
+	prov = providerInit(name);
 	if (!prov)
 		return 1;
 	for (int i = 1; i < argc; i++)
