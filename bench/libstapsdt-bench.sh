@@ -22,7 +22,9 @@ row "probeFire, untraced" "$(get fire untraced.out)" $REF_FIRE ns
 row "probeIsEnabled (header's inline)" "$(get enabled untraced.out)" $REF_ENABLED ns
 row "probeIsEnabled (library call)" "$(get enabled_call untraced.out)" $REF_ENABLED ns
 row "probeIsEnabledInline (extension)" "$(get inline untraced.out)" - ns
+row "SDT_SEMAPHORE_ENABLED, kept pointer" "$(get inline_sema untraced.out)" - ns
 row "bare indirect call (baseline)" "$(get bare untraced.out)" - ns
+row "the timing loop alone (baseline)" "$(get loop untraced.out)" - ns
 
 # Traced fires: need root and bpftrace.
 traced_run() { # NAME TRACER-COMMAND...: runs the traced bench under a tracer
