@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "dtrace-gen.h"
+#include "elfobj.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
@@ -291,15 +292,11 @@ static int read_file(const char *path, struct dg_buf *out,
 		close(fd);
 		return -1;
 	}
-	/* Straight into the buffer, sized by the file when it has a size. */
-	for (size_t want = S_ISREG(st.st_mode) && st.st_size > 0 ?
-				   (size_t)st.st_size + 1 :
-				   65536;
-	     ; want = 65536) {
-		if (dg_buf_reserve(out, want)) {
-			n = 0;
-			break;
-		}
+	/* Straight into the buffer, sized by the file when it has a size
+	 * and doubled whenever a read fills it. */
+	if (S_ISREG(st.st_mode) && st.st_size > 0)
+		dg_buf_reserve(out, (size_t)st.st_size + 1);
+	for (n = 0; !dg_buf_reserve(out, 1);) {
 		n = read(fd, out->data + out->len, out->cap - out->len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -316,21 +313,6 @@ static int read_file(const char *path, struct dg_buf *out,
 	return n < 0 || out->failed ? -1 : 0;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 struct header_job {
 	struct dg_buf text;
 	const char *path;
@@ -341,7 +323,7 @@ static int write_header(int fd, void *ctx)
 {
 	struct header_job *h = ctx;
 
-	if (write_all(fd, h->text.data, h->text.len)) {
+	if (sdt_write_all(fd, h->text.data, h->text.len)) {
 		dg_error(h->diag, h->path, "cannot write: %s", strerror(errno));
 		return -1;
 	}

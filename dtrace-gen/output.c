@@ -28,27 +28,21 @@
 #include <unistd.h>
 
 #include "dtrace-gen.h"
+#include "elfobj.h"
 
 /* Copy what FROM holds (from its start) to TO. */
 static int copy_fd(int from, int to)
 {
 	char chunk[65536];
-	ssize_t n, w;
+	ssize_t n;
 
 	if (lseek(from, 0, SEEK_SET))
 		return -1;
 	while ((n = read(from, chunk, sizeof(chunk))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
+		if (n < 0 || sdt_write_all(to, chunk, (size_t)n))
 			return -1;
-		for (char *p = chunk; n > 0; p += w, n -= w) {
-			w = write(to, p, (size_t)n);
-			if (w < 0 && errno == EINTR)
-				w = 0;
-			else if (w < 0)
-				return -1;
-		}
 	}
 	return 0;
 }

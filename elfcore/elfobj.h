@@ -111,7 +111,13 @@ struct sdt_dso_layout {
 	uint64_t file_size;
 };
 
-/* libstapsdt: write the shared object D describes to FD (at offset 0). */
+/*
+ * All SIZE bytes of BUF to FD, through short writes and signals. Returns 0,
+ * or -errno (errno set too).
+ */
+int sdt_write_all(int fd, const void *buf, size_t size);
+
+/* libstapsdt: write the shared object D describes to FD, a new empty file. */
 int sdt_dso_write(int fd, const struct sdt_dso *d,
 		  struct sdt_dso_layout *layout, char *err, size_t errlen);
 

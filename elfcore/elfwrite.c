@@ -341,133 +341,72 @@ static void put(struct image *im, uint64_t off, Elf_Type type,
 		im->failed = 1;
 }
 
+/*
+ * One ELF structure at OFF, spelled once for both classes: the class's own
+ * struct (Elf64_NAME or Elf32_NAME) is initialised from the same designated
+ * initializer, narrowing for ELFCLASS32, then converted.
+ */
+#define PUT_STRUCT(im, off, etype, name, ...)                                  \
+	do {                                                                   \
+		if ((im)->t->elf_class == ELFCLASS64) {                        \
+			Elf64_##name e_ = __VA_ARGS__;                         \
+			put(im, off, etype, &e_, sizeof(e_));                  \
+		} else {                                                       \
+			Elf32_##name e_ = __VA_ARGS__;                         \
+			put(im, off, etype, &e_, sizeof(e_));                  \
+		}                                                              \
+	} while (0)
+
 static void put_phdr(struct image *im, uint64_t off, const GElf_Phdr *p)
 {
-	if (im->t->elf_class == ELFCLASS64) {
-		Elf64_Phdr e = { .p_type = p->p_type, .p_flags = p->p_flags,
-				 .p_offset = p->p_offset, .p_vaddr = p->p_vaddr,
-				 .p_paddr = p->p_paddr, .p_filesz = p->p_filesz,
-				 .p_memsz = p->p_memsz, .p_align = p->p_align };
-		put(im, off, ELF_T_PHDR, &e, sizeof(e));
-	} else {
-		Elf32_Phdr e = { .p_type = p->p_type,
-				 .p_flags = p->p_flags,
-				 .p_offset = (Elf32_Off)p->p_offset,
-				 .p_vaddr = (Elf32_Addr)p->p_vaddr,
-				 .p_paddr = (Elf32_Addr)p->p_paddr,
-				 .p_filesz = (Elf32_Word)p->p_filesz,
-				 .p_memsz = (Elf32_Word)p->p_memsz,
-				 .p_align = (Elf32_Word)p->p_align };
-		put(im, off, ELF_T_PHDR, &e, sizeof(e));
-	}
+	PUT_STRUCT(im, off, ELF_T_PHDR, Phdr,
+		   { .p_type = p->p_type, .p_flags = p->p_flags,
+		     .p_offset = p->p_offset, .p_vaddr = p->p_vaddr,
+		     .p_paddr = p->p_paddr, .p_filesz = p->p_filesz,
+		     .p_memsz = p->p_memsz, .p_align = p->p_align });
 }
 
 static void put_shdr(struct image *im, uint64_t off, const GElf_Shdr *s)
 {
-	if (im->t->elf_class == ELFCLASS64) {
-		Elf64_Shdr e = { .sh_name = s->sh_name, .sh_type = s->sh_type,
-				 .sh_flags = s->sh_flags, .sh_addr = s->sh_addr,
-				 .sh_offset = s->sh_offset,
-				 .sh_size = s->sh_size, .sh_link = s->sh_link,
-				 .sh_info = s->sh_info,
-				 .sh_addralign = s->sh_addralign,
-				 .sh_entsize = s->sh_entsize };
-		put(im, off, ELF_T_SHDR, &e, sizeof(e));
-	} else {
-		Elf32_Shdr e = { .sh_name = s->sh_name,
-				 .sh_type = s->sh_type,
-				 .sh_flags = (Elf32_Word)s->sh_flags,
-				 .sh_addr = (Elf32_Addr)s->sh_addr,
-				 .sh_offset = (Elf32_Off)s->sh_offset,
-				 .sh_size = (Elf32_Word)s->sh_size,
-				 .sh_link = s->sh_link,
-				 .sh_info = s->sh_info,
-				 .sh_addralign = (Elf32_Word)s->sh_addralign,
-				 .sh_entsize = (Elf32_Word)s->sh_entsize };
-		put(im, off, ELF_T_SHDR, &e, sizeof(e));
-	}
+	PUT_STRUCT(im, off, ELF_T_SHDR, Shdr,
+		   { .sh_name = s->sh_name, .sh_type = s->sh_type,
+		     .sh_flags = s->sh_flags, .sh_addr = s->sh_addr,
+		     .sh_offset = s->sh_offset, .sh_size = s->sh_size,
+		     .sh_link = s->sh_link, .sh_info = s->sh_info,
+		     .sh_addralign = s->sh_addralign,
+		     .sh_entsize = s->sh_entsize });
 }
 
 static void put_dsym(struct image *im, uint64_t off, const GElf_Sym *s)
 {
-	if (im->t->elf_class == ELFCLASS64) {
-		Elf64_Sym e = { .st_name = s->st_name, .st_info = s->st_info,
-				.st_other = s->st_other,
-				.st_shndx = s->st_shndx,
-				.st_value = s->st_value, .st_size = s->st_size };
-		put(im, off, ELF_T_SYM, &e, sizeof(e));
-	} else {
-		Elf32_Sym e = { .st_name = s->st_name,
-				.st_value = (Elf32_Addr)s->st_value,
-				.st_size = (Elf32_Word)s->st_size,
-				.st_info = s->st_info,
-				.st_other = s->st_other,
-				.st_shndx = s->st_shndx };
-		put(im, off, ELF_T_SYM, &e, sizeof(e));
-	}
+	PUT_STRUCT(im, off, ELF_T_SYM, Sym,
+		   { .st_name = s->st_name, .st_info = s->st_info,
+		     .st_other = s->st_other, .st_shndx = s->st_shndx,
+		     .st_value = s->st_value, .st_size = s->st_size });
 }
 
 static void put_dyn(struct image *im, uint64_t off, const GElf_Dyn *d)
 {
-	if (im->t->elf_class == ELFCLASS64) {
-		Elf64_Dyn e = { .d_tag = d->d_tag,
-				.d_un.d_val = d->d_un.d_val };
-		put(im, off, ELF_T_DYN, &e, sizeof(e));
-	} else {
-		Elf32_Dyn e = { .d_tag = (Elf32_Sword)d->d_tag,
-				.d_un.d_val = (Elf32_Word)d->d_un.d_val };
-		put(im, off, ELF_T_DYN, &e, sizeof(e));
-	}
+	PUT_STRUCT(im, off, ELF_T_DYN, Dyn,
+		   { .d_tag = d->d_tag, .d_un.d_val = d->d_un.d_val });
 }
 
-static void put_ehdr(struct image *im, const GElf_Ehdr *h)
+int sdt_write_all(int fd, const void *buf, size_t size)
 {
-	if (im->t->elf_class == ELFCLASS64) {
-		Elf64_Ehdr e = { .e_type = h->e_type,
-				 .e_machine = h->e_machine,
-				 .e_version = h->e_version,
-				 .e_entry = h->e_entry, .e_phoff = h->e_phoff,
-				 .e_shoff = h->e_shoff, .e_flags = h->e_flags,
-				 .e_ehsize = h->e_ehsize,
-				 .e_phentsize = h->e_phentsize,
-				 .e_phnum = h->e_phnum,
-				 .e_shentsize = h->e_shentsize,
-				 .e_shnum = h->e_shnum,
-				 .e_shstrndx = h->e_shstrndx };
-		memcpy(e.e_ident, h->e_ident, EI_NIDENT);
-		put(im, 0, ELF_T_EHDR, &e, sizeof(e));
-	} else {
-		Elf32_Ehdr e = { .e_type = h->e_type,
-				 .e_machine = h->e_machine,
-				 .e_version = h->e_version,
-				 .e_entry = (Elf32_Addr)h->e_entry,
-				 .e_phoff = (Elf32_Off)h->e_phoff,
-				 .e_shoff = (Elf32_Off)h->e_shoff,
-				 .e_flags = h->e_flags,
-				 .e_ehsize = h->e_ehsize,
-				 .e_phentsize = h->e_phentsize,
-				 .e_phnum = h->e_phnum,
-				 .e_shentsize = h->e_shentsize,
-				 .e_shnum = h->e_shnum,
-				 .e_shstrndx = h->e_shstrndx };
-		memcpy(e.e_ident, h->e_ident, EI_NIDENT);
-		put(im, 0, ELF_T_EHDR, &e, sizeof(e));
-	}
-}
+	const char *p = buf;
 
-/* All of BUF to FD at offset 0, through short writes and signals. */
-static int write_all(int fd, const unsigned char *buf, size_t size)
-{
-	size_t done = 0;
-
-	while (done < size) {
-		ssize_t w = pwrite(fd, buf + done, size - done, (off_t)done);
+	while (size) {
+		ssize_t w = write(fd, p, size);
 
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		done += (size_t)w;
+		if (w <= 0) {
+			if (w == 0)
+				errno = EIO;
+			return -errno;
+		}
+		p += w;
+		size -= (size_t)w;
 	}
 	return 0;
 }
@@ -639,21 +578,16 @@ int sdt_dso_write(int fd, const struct sdt_dso *d,
 
 	/* Header and program headers. */
 	const uint64_t vaddr_dyn = off_dyn + page, vaddr_probes = off_probes + page;
-	GElf_Ehdr eh = { .e_type = ET_DYN, .e_machine = t->machine,
-			 .e_version = EV_CURRENT, .e_phoff = ehsize,
-			 .e_shoff = off_shdr, .e_flags = t->flags,
-			 .e_ehsize = (GElf_Half)ehsize,
-			 .e_phentsize = (GElf_Half)phsize,
-			 .e_phnum = (GElf_Half)nphdr,
-			 .e_shentsize = (GElf_Half)shsize,
-			 .e_shnum = (GElf_Half)nsecs,
-			 .e_shstrndx = (GElf_Half)(nsecs - 1) };
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = t->elf_class;
-	eh.e_ident[EI_DATA] = t->byte_order;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_ident[EI_OSABI] = ELFOSABI_NONE;
-	put_ehdr(&im, &eh);
+	PUT_STRUCT(&im, 0, ELF_T_EHDR, Ehdr,
+		   { .e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3,
+				  t->elf_class, t->byte_order, EV_CURRENT,
+				  ELFOSABI_NONE },
+		     .e_type = ET_DYN, .e_machine = t->machine,
+		     .e_version = EV_CURRENT, .e_phoff = ehsize,
+		     .e_shoff = off_shdr, .e_flags = t->flags,
+		     .e_ehsize = ehsize, .e_phentsize = phsize,
+		     .e_phnum = nphdr, .e_shentsize = shsize,
+		     .e_shnum = nsecs, .e_shstrndx = nsecs - 1 });
 	const GElf_Phdr ph[] = {
 		{ PT_LOAD, PF_R | PF_X, 0, 0, 0, end1, end1, page },
 		{ PT_LOAD, PF_R | PF_W, off_dyn, vaddr_dyn, vaddr_dyn,
@@ -745,7 +679,7 @@ int sdt_dso_write(int fd, const struct sdt_dso *d,
 		r = elf_fail(err, errlen, "cannot convert the shared object");
 		goto out;
 	}
-	r = write_all(fd, im.buf, file_size);
+	r = sdt_write_all(fd, im.buf, file_size);
 	if (r < 0) {
 		set_err(err, errlen, r, "cannot write the shared object: %s",
 			strerror(-r));

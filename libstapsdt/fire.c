@@ -38,30 +38,9 @@ typedef void (*stub12_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
 			  uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
 			  uint64_t, uint64_t);
 
-/* The stub, or NULL when PROBE is idle or not loaded. */
-static inline void *traced_stub(const SDTProbe_t *probe)
-{
-	const struct sdt_probe_node *n = sdt_node_of(probe);
-	const volatile unsigned short *sema;
-	void *stub;
-
-	if (!probe)
-		return NULL;
-	stub = __atomic_load_n(&probe->_fire, __ATOMIC_ACQUIRE);
-	if (!stub)
-		return NULL;
-	sema = __atomic_load_n(&n->pub._semaphore, __ATOMIC_RELAXED);
-	if (__builtin_expect(*sema == 0 && __atomic_load_n((uint64_t *)stub,
-							   __ATOMIC_RELAXED) ==
-					       n->pub._idle_word,
-			     1))
-		return NULL;
-	return stub;
-}
-
 int probeIsEnabled(SDTProbe_t *probe)
 {
-	return traced_stub(probe) != NULL;
+	return _sdt_traced_stub(probe) != NULL;
 }
 
 #ifdef SDT_NAMED_VARARGS
@@ -73,7 +52,7 @@ void probeFire(SDTProbe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
 	       uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
 	       uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
 {
-	void *stub = traced_stub(probe);
+	void *stub = _sdt_traced_stub(probe);
 
 	if (!stub)
 		return;
@@ -96,7 +75,7 @@ void probeFire(SDTProbe_t *probe, ...);
 void probeFire(SDTProbe_t *probe, ...)
 {
 	uint64_t a[SDT_MAX_ARGS] = {0};
-	void *stub = traced_stub(probe);
+	void *stub = _sdt_traced_stub(probe);
 	va_list ap;
 
 	if (!stub)

@@ -227,18 +227,16 @@ _SDT_INLINE int probeIsEnabledInline(const SDTProbe_t *probe)
 /* Extension: the same over a semaphore pointer kept by the caller. */
 #define SDT_SEMAPHORE_ENABLED(sema) (*(sema) != 0)
 
+#if defined(__GNUC__)
 /*
- * probeIsEnabled() itself, inlined where the compiler has the atomics: a
- * runtime asks it before every fire, and a call costs more than the test.
- * It reads what the library's function reads, the semaphore and the stub's
- * first bytes, so it gives the same answer; taking the function's address,
- * or defining LIBSTAPSDT_NO_INLINE, still gets the library's function.
+ * The test behind probeFire() and probeIsEnabled(), the one the library
+ * itself uses: PROBE's stub while a tracer is attached (its semaphore is
+ * counted, or the stub's first bytes differ from those loaded), else NULL.
  */
-#if defined(__GNUC__) && !defined(LIBSTAPSDT_NO_INLINE)
-_SDT_INLINE int _sdt_probe_is_enabled(const SDTProbe_t *probe)
+_SDT_INLINE void *_sdt_traced_stub(const SDTProbe_t *probe)
 {
 	const SDTProbeNode_t *node = (const SDTProbeNode_t *)(const void *)probe;
-	const void *stub;
+	void *stub;
 	const volatile unsigned short *sema;
 	_sdt_u64 word;
 
@@ -248,11 +246,18 @@ _SDT_INLINE int _sdt_probe_is_enabled(const SDTProbe_t *probe)
 	if (!stub)
 		return 0;
 	sema = __atomic_load_n(&node->_semaphore, __ATOMIC_RELAXED);
-	word = __atomic_load_n((const _sdt_u64 *)stub,
-			       __ATOMIC_RELAXED);
-	return (*sema != 0) | (word != node->_idle_word);
+	word = __atomic_load_n((const _sdt_u64 *)stub, __ATOMIC_RELAXED);
+	return ((*sema != 0) | (word != node->_idle_word)) ? stub : 0;
 }
-#define probeIsEnabled(probe) _sdt_probe_is_enabled(probe)
+
+/*
+ * probeIsEnabled() itself, inlined: a runtime asks it before every fire,
+ * and a call costs more than the test. Taking the function's address, or
+ * defining LIBSTAPSDT_NO_INLINE, still gets the library's function.
+ */
+#ifndef LIBSTAPSDT_NO_INLINE
+#define probeIsEnabled(probe) (_sdt_traced_stub(probe) != 0)
+#endif
 #endif
 
 #undef _SDT_INLINE

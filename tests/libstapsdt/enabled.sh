@@ -34,8 +34,11 @@ for mode in memfd file; do
 	stop_host
 done
 
-# tracefs uprobe with ref_ctr: only the semaphore says "traced" until the
-# first hit, and the kernel counts it.
+# Raw tracefs uprobes. With a ref_ctr offset only the semaphore says
+# "traced" until the first hit, and the kernel counts it; without one the
+# semaphore stays 0, and the breakpoint (or the optimized uprobe's call) in
+# the stub, at the PC or at the 5-byte nop after it, is what
+# probeIsEnabled() sees.
 need_tracefs
 start_host --file
 line=$("$SDT_NOTES" --offsets "$HOST_OBJ" | grep '^sdttest:a1 ') || fail "no note for sdttest:a1 in $HOST_OBJ"
@@ -43,8 +46,6 @@ pc=$(echo "$line" | sed -n 's/.* pc_off=\(0x[0-9a-f]*\).*/\1/p')
 sema=$(echo "$line" | sed -n 's/.* sema_off=\(0x[0-9a-f]*\).*/\1/p')
 [ -n "$pc" ] && [ -n "$sema" ] || fail "cannot read offsets: $line"
 grp=lsdt_enabled_$$
-echo "p:$grp/a1 $HOST_OBJ:$pc($sema)" >>"$TRACEFS/uprobe_events" ||
-	fail "tracefs refused p:$grp/a1 $HOST_OBJ:$pc($sema)"
 cleanup_uprobe() {
 	[ -n "$HOST_PID" ] && kill "$HOST_PID" 2>/dev/null
 	if [ -d "$TRACEFS/events/$grp" ]; then
@@ -54,28 +55,17 @@ cleanup_uprobe() {
 	rm -rf "$T"
 }
 trap cleanup_uprobe EXIT
-echo 1 >"$TRACEFS/events/$grp/enable" || fail "cannot enable $grp"
-wait_state 1
-sleep 0.3
-echo 0 >"$TRACEFS/events/$grp/enable"
-wait_state 0
-echo "-:$grp/a1" >>"$TRACEFS/uprobe_events"
-note "tracefs ref_ctr: $(grep '^enabled' "$T/host.out" | tr '\n' ' ')"
-
-# No ref_ctr: the semaphore stays 0, the breakpoint (or the optimized
-# uprobe's call) in the stub is what probeIsEnabled() sees.
-for at in pc pc1; do
-	off=$pc
-	[ $at = pc1 ] && off=$(printf '0x%x' $((pc + 1)))
+for at in "ref_ctr:$pc($sema)" "pc:$pc" "pc1:$(printf '0x%x' $((pc + 1)))"; do
+	what=${at%%:*} off=${at#*:}
 	echo "p:$grp/a1 $HOST_OBJ:$off" >>"$TRACEFS/uprobe_events" ||
 		fail "tracefs refused p:$grp/a1 $HOST_OBJ:$off"
-	echo 1 >"$TRACEFS/events/$grp/enable" || fail "cannot enable $grp ($at)"
+	echo 1 >"$TRACEFS/events/$grp/enable" || fail "cannot enable $grp ($what)"
 	wait_state 1
 	sleep 0.3
 	echo 0 >"$TRACEFS/events/$grp/enable"
 	wait_state 0
 	echo "-:$grp/a1" >>"$TRACEFS/uprobe_events"
-	note "tracefs without ref_ctr at $at: $(grep '^enabled' "$T/host.out" | tr '\n' ' ')"
+	note "tracefs uprobe, $what: $(grep '^enabled' "$T/host.out" | tr '\n' ' ')"
 done
 grep -q '^mismatch' "$T/host.out" && fail "inline probeIsEnabled() and the library's disagreed"
 host_alive
