@@ -1,3 +1,3 @@
 # The header-only product, installed as <sys/sdt.h>.
-sysincludedir = $(includedir)/sys
+sysincludedir = $(sdtincludedir)/sys
 sysinclude_HEADERS = include/sys/sdt.h include/sys/sdt-config.h

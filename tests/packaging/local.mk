@@ -1,0 +1,5 @@
+# tests/packaging: the samples built against a staged `make install' (the
+# way users and other build systems find sdtkit), and the Debian packages.
+PACKAGING_TESTS =
+TESTS += $(PACKAGING_TESTS)
+EXTRA_DIST += $(PACKAGING_TESTS)
