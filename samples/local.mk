@@ -3,3 +3,4 @@ include samples/static/local.mk
 include samples/dynamic/local.mk
 include samples/autotools/local.mk
 include samples/cmake/local.mk
+include samples/meson/local.mk
