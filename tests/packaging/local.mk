@@ -1,5 +1,6 @@
 # tests/packaging: the samples built against a staged `make install' (the
 # way users and other build systems find sdtkit), and the Debian packages.
-PACKAGING_TESTS =
+PACKAGING_TESTS = \
+	tests/packaging/cmake.sh
 TESTS += $(PACKAGING_TESTS)
-EXTRA_DIST += $(PACKAGING_TESTS)
+EXTRA_DIST += $(PACKAGING_TESTS) tests/packaging/pkg-lib.sh

@@ -1,0 +1,101 @@
+#!/bin/sh
+# samples/cmake built against a staged `make install' through
+# find_package(sdtkit) (CMAKE_PREFIX_PATH into the stage, nothing on PATH),
+# with Ninja and with Makefiles, in parallel: sdtkit_add_provider() must
+# run the staged dtrace-gen for -h and -G (not SystemTap's dtrace on PATH),
+# the program must be built with our <sys/sdt.h>, the program and its
+# shared library must carry semaphores, and bpftrace must read the probes
+# of both. Also find_package(libstapsdt) and the version check.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/packaging/pkg-lib.sh"
+
+need_cmd cmake
+stage_install
+note_systemtap
+for f in sdtkit/sdtkit-config.cmake sdtkit/sdtkit-config-version.cmake \
+	sdtkit/sdtkit-provider.cmake libstapsdt/libstapsdt-config.cmake; do
+	[ -n "$(find "$STAGE" -path "*/cmake/$f")" ] ||
+		fail "cmake/$f is not installed"
+done
+
+# build DIR GENERATOR: configure and build the sample, verbosely.
+build() {
+	cmake -S "$top_srcdir/samples/cmake" -B "$1" -G "$2" \
+		-DCMAKE_C_COMPILER="${CC%% *}" \
+		-DCMAKE_PREFIX_PATH="$STAGE_PREFIX" >"$1.log" 2>&1 ||
+		{ cat "$1.log"; fail "cmake -G '$2' on the sample"; }
+	cmake --build "$1" --parallel 2 --verbose >>"$1.log" 2>&1 ||
+		{ cat "$1.log"; fail "building the sample with $2"; }
+	expect_our_dtrace "$1.log" "$2"
+	"$1/cmake-sample" 1 >"$1.run" 2>&1 || { cat "$1.run"; fail "$2: the sample failed"; }
+	expect_our_header "$1.run" "$2"
+	expect_semaphores "$1/cmake-sample" app:item app:done
+	expect_semaphores "$1/libgreet.so" greet:hello
+	note "$2: built with the staged dtrace-gen and header"
+}
+
+B=$T/make
+build "$B" "Unix Makefiles"
+if command -v ninja >/dev/null 2>&1; then
+	B=$T/ninja
+	build "$B" Ninja
+else
+	note "ninja is not installed: Makefiles only"
+fi
+
+# Editing the provider file remakes the header and relinks.
+cp -R "$top_srcdir/samples/cmake" "$T/src"
+chmod -R u+w "$T/src"
+cmake -S "$T/src" -B "$T/inc" -DCMAKE_PREFIX_PATH="$STAGE_PREFIX" \
+	-DCMAKE_C_COMPILER="${CC%% *}" >"$T/inc.log" 2>&1 &&
+	cmake --build "$T/inc" >>"$T/inc.log" 2>&1 ||
+	{ cat "$T/inc.log"; fail "build a copy of the sample"; }
+sed 's/probe done(long count);/probe done(long count);\n\tprobe extra(int x);/' \
+	"$T/src/app.d" >"$T/app.d" && mv "$T/app.d" "$T/src/app.d"
+cmake --build "$T/inc" >"$T/inc2.log" 2>&1 || { cat "$T/inc2.log"; fail "rebuild"; }
+grep -q APP_EXTRA "$T/inc/sdtkit/cmake-sample/app.h" ||
+	fail "app.h was not remade after app.d changed"
+readelf -sW "$T/inc/cmake-sample" | grep -q app_extra_semaphore ||
+	fail "the program was not relinked with the new -G object"
+
+# find_package(libstapsdt), and a version this one cannot satisfy.
+mkdir "$T/lib"
+cat >"$T/lib/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.13)
+project(uses_libstapsdt C)
+find_package(libstapsdt 0.1 REQUIRED)
+add_executable(uses uses.c)
+target_link_libraries(uses PRIVATE libstapsdt::libstapsdt)
+EOF
+cat >"$T/lib/uses.c" <<'EOF'
+#include <libstapsdt.h>
+#include <stdio.h>
+int main(void)
+{
+	SDTProvider_t *p = providerInit("pkgtest");
+
+	if (!p || !providerAddProbe(p, "hit", 1, int64) || providerLoad(p))
+		return 1;
+	puts("loaded");
+	providerDestroy(p);
+	return 0;
+}
+EOF
+cmake -S "$T/lib" -B "$T/lib/b" -DCMAKE_PREFIX_PATH="$STAGE_PREFIX" \
+	-DCMAKE_C_COMPILER="${CC%% *}" >"$T/lib.log" 2>&1 &&
+	cmake --build "$T/lib/b" >>"$T/lib.log" 2>&1 ||
+	{ cat "$T/lib.log"; fail "find_package(libstapsdt) and link"; }
+expect_eq "libstapsdt via CMake" loaded "$("$T/lib/b/uses")"
+sed -i 's/libstapsdt 0.1 REQUIRED/libstapsdt 0.99 REQUIRED/' "$T/lib/CMakeLists.txt"
+cmake -S "$T/lib" -B "$T/lib/b2" -DCMAKE_PREFIX_PATH="$STAGE_PREFIX" \
+	>"$T/lib2.log" 2>&1 && fail "find_package(libstapsdt 0.99) accepted $(sdt_h_version)"
+grep -q "0.99" "$T/lib2.log" || { cat "$T/lib2.log"; fail "no version message"; }
+note "find_package(libstapsdt): linked and loaded; 0.99 refused"
+
+# The probes, traced in the program and in its shared library.
+need_bpftrace
+TRACE_KINDS="item hello"
+trace_live "usdt:$B/cmake-sample:app:item { printf(\"fired item %d %s\\n\", arg0, str(arg1)); }
+	usdt:$B/libgreet.so:greet:hello { printf(\"fired hello %d %s\\n\", arg0, str(arg1)); }" \
+	"$B/cmake-sample" 100000 10
+exit 0
