@@ -1,6 +1,8 @@
 # tests/packaging: the samples built against a staged `make install' (the
 # way users and other build systems find sdtkit), and the Debian packages.
 PACKAGING_TESTS = \
-	tests/packaging/cmake.sh
+	tests/packaging/cmake.sh \
+	tests/packaging/meson.sh \
+	tests/packaging/autotools.sh
 TESTS += $(PACKAGING_TESTS)
 EXTRA_DIST += $(PACKAGING_TESTS) tests/packaging/pkg-lib.sh

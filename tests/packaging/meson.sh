@@ -1,0 +1,34 @@
+#!/bin/sh
+# samples/meson built against a staged `make install' through pkg-config
+# (sdtkit.pc read from the stage, its paths moved by the sysroot): the
+# staged dtrace-gen from sdtkit.pc's `dtrace' variable must make -h and -G
+# (not SystemTap's dtrace on PATH), the program must be built with our
+# <sys/sdt.h> and carry semaphores, and bpftrace must read its probes.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/packaging/pkg-lib.sh"
+
+need_cmd meson ninja pkg-config
+stage_install
+note_systemtap
+
+expect_eq "sdtkit.pc dtrace variable" "$STAGE_DG" \
+	"$(stage_pkg_config --variable=dtrace sdtkit)"
+
+B=$T/build
+PKG_CONFIG_PATH=$STAGE_PC PKG_CONFIG_LIBDIR=$STAGE_PC \
+	PKG_CONFIG_SYSROOT_DIR=$STAGE CC="$CC" \
+	meson setup "$B" "$top_srcdir/samples/meson" >"$T/setup.log" 2>&1 ||
+	{ cat "$T/setup.log"; fail "meson setup on the sample"; }
+ninja -C "$B" -j 2 -v >"$T/build.log" 2>&1 ||
+	{ cat "$T/build.log"; fail "ninja on the sample"; }
+expect_our_dtrace "$T/build.log" meson
+"$B/sdt-worker" 1 >"$T/first.run" 2>&1 || fail "the sample failed"
+expect_our_header "$T/first.run" meson
+expect_semaphores "$B/sdt-worker" worker:job worker:progress
+note "meson: built with the staged dtrace-gen and header"
+
+need_bpftrace
+TRACE_KINDS=job
+trace_live "usdt:$B/sdt-worker:worker:job { printf(\"fired job %d %s\\n\", arg0, str(arg1)); }" \
+	"$B/sdt-worker" 100000 10
+exit 0
