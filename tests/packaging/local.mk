@@ -3,6 +3,7 @@
 PACKAGING_TESTS = \
 	tests/packaging/cmake.sh \
 	tests/packaging/meson.sh \
-	tests/packaging/autotools.sh
+	tests/packaging/autotools.sh \
+	tests/packaging/deb.sh
 TESTS += $(PACKAGING_TESTS)
 EXTRA_DIST += $(PACKAGING_TESTS) tests/packaging/pkg-lib.sh

@@ -1,0 +1,88 @@
+#!/bin/sh
+# The Debian packages (debian/): `dpkg-buildpackage -b -us -uc' on this
+# tree's distribution files (`make distdir', so it works from any build
+# tree, git checkout or not) must build the five binary packages, lintian
+# must find no error, sdtkit's packages must leave `dtrace' and
+# <sys/sdt.h> to systemtap-sdt-dev while sdtkit-sdt-dev takes them over
+# (Conflicts/Replaces/Provides), and the installed layout must work: its
+# sdtkit.pc and CMake package lead a build to our header (not SystemTap's,
+# which the compiler finds first by default) and to dtrace-gen.
+# The package build skips its own test suite (nocheck): about a minute.
+. "$top_srcdir/tests/lib.sh"
+
+[ -z "${DEB_HOST_ARCH:-}" ] || skip "running inside a Debian package build"
+need_cmd dpkg-buildpackage dh dpkg-deb lintian pkg-config
+command -v dh_autoreconf >/dev/null 2>&1 || skip "dh-autoreconf is not installed"
+dpkg-checkbuilddeps "$top_srcdir/debian/control" >"$T/deps.log" 2>&1 ||
+	skip "build dependencies missing: $(cat "$T/deps.log")"
+
+version=$(sed -n 's/^PACKAGE_VERSION = //p' "$top_builddir/Makefile")
+SRC=$T/src/sdtkit-$version
+mkdir "$T/src"
+(cd "$top_builddir" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+	${MAKE:-make} distdir distdir="$SRC") >"$T/distdir.log" 2>&1 ||
+	{ tail -n 20 "$T/distdir.log"; fail "make distdir"; }
+
+(cd "$SRC" && DEB_BUILD_OPTIONS="nocheck parallel=2" \
+	timeout 900 dpkg-buildpackage -b -us -uc) >"$T/build.log" 2>&1 ||
+	{ tail -n 40 "$T/build.log"; fail "dpkg-buildpackage -b -us -uc"; }
+changes=$(ls "$T"/src/sdtkit_*.changes)
+deb() { ls "$T"/src/"$1"_*.deb; }
+for p in sdtkit sdtkit-dev libstapsdt0 libstapsdt-dev sdtkit-sdt-dev; do
+	[ -f "$(deb $p)" ] || fail "no $p package was built"
+done
+note "built: $(cd "$T/src" && ls ./*.deb | grep -v dbgsym | tr '\n' ' ')"
+
+lintian --fail-on error "$changes" >"$T/lintian.log" 2>&1 ||
+	{ cat "$T/lintian.log"; fail "lintian found errors"; }
+sed 's/^/# lintian: /' "$T/lintian.log"
+
+# Who owns which name: sdtkit's own packages neither `dtrace' nor
+# sys/sdt.h outside /usr/include/sdtkit; sdtkit-sdt-dev both, as links.
+contents() { dpkg-deb -c "$(deb "$1")" | awk '{ print $6 $7 $8 }'; }
+for p in sdtkit sdtkit-dev libstapsdt0 libstapsdt-dev; do
+	bad=$(contents $p | grep -E '^\./usr/bin/dtrace$|^\./usr/include/(.*-linux-gnu/)?sys/')
+	[ -z "$bad" ] || fail "$p installs a name systemtap-sdt-dev owns: $bad"
+done
+contents sdtkit-dev | grep -qx './usr/include/sdtkit/sys/sdt.h' ||
+	fail "sdtkit-dev has no /usr/include/sdtkit/sys/sdt.h"
+expect_eq "sdtkit-sdt-dev's links" "./usr/bin/dtrace->dtrace-gen
+./usr/include/sys/sdt-config.h->../sdtkit/sys/sdt-config.h
+./usr/include/sys/sdt.h->../sdtkit/sys/sdt.h
+./usr/share/man/man1/dtrace.1.gz->dtrace-gen.1.gz" \
+	"$(contents sdtkit-sdt-dev | grep -- '->' | sort)"
+for f in Conflicts Replaces Provides; do
+	expect_eq "sdtkit-sdt-dev $f" systemtap-sdt-dev \
+		"$(dpkg-deb -f "$(deb sdtkit-sdt-dev)" $f)"
+done
+
+# The layout as installed, unpacked into a root: pkg-config and CMake find
+# our header and generator there.
+R=$T/root
+for p in sdtkit sdtkit-dev libstapsdt0 libstapsdt-dev; do
+	dpkg-deb -x "$(deb $p)" "$R" || fail "unpack $p"
+done
+pc=$(find "$R" -name sdtkit.pc)
+[ -n "$pc" ] || fail "no sdtkit.pc in sdtkit-dev"
+rpc() {
+	PKG_CONFIG_PATH=$(dirname "$pc") PKG_CONFIG_LIBDIR=$(dirname "$pc") \
+		PKG_CONFIG_SYSROOT_DIR=$R pkg-config "$@"
+}
+expect_eq "sdtkit.pc dtrace" "$R/usr/bin/dtrace-gen" "$(rpc --variable=dtrace sdtkit)"
+[ -x "$R/usr/bin/dtrace-gen" ] || fail "no dtrace-gen in sdtkit"
+printf '#include <sys/sdt.h>\nint v = SDTKIT_SDT_H;\n' >"$T/which.c"
+# shellcheck disable=SC2046 # pkg-config's words are meant to split
+$CC -c -o "$T/which.o" $(rpc --cflags sdtkit) "$T/which.c" 2>"$T/which.log" ||
+	{ cat "$T/which.log"; fail "sdtkit.pc's Cflags do not give our <sys/sdt.h>"; }
+if command -v cmake >/dev/null 2>&1; then
+	cmake -S "$top_srcdir/samples/cmake" -B "$T/cm" -DCMAKE_PREFIX_PATH="$R/usr" \
+		-DCMAKE_C_COMPILER="${CC%% *}" >"$T/cm.log" 2>&1 &&
+		cmake --build "$T/cm" --verbose >>"$T/cm.log" 2>&1 ||
+		{ cat "$T/cm.log"; fail "samples/cmake against the packages"; }
+	grep -q "$R/usr/bin/dtrace-gen.* -G " "$T/cm.log" ||
+		fail "the packages' CMake package did not run their dtrace-gen"
+	"$T/cm/cmake-sample" 1 | grep -q '^sys/sdt.h: sdtkit ' ||
+		fail "samples/cmake did not get our <sys/sdt.h> from the packages"
+	note "samples/cmake builds against the packages' layout"
+fi
+exit 0
