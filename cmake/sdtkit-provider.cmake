@@ -30,6 +30,7 @@
 # PREPROCESS runs the .d file through the C preprocessor (-C), with its
 # own directory on the include path.
 #
+# Needs CMake 3.15 (for $<TARGET_OBJECTS> of a non-OBJECT target).
 # Limits: call it in the directory that created the target (custom commands
 # belong to one directory); only executables and libraries have a link step
 # (for an OBJECT library, call it on the target that links its objects);

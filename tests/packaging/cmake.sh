@@ -61,7 +61,7 @@ readelf -sW "$T/inc/cmake-sample" | grep -q app_extra_semaphore ||
 # find_package(libstapsdt), and a version this one cannot satisfy.
 mkdir "$T/lib"
 cat >"$T/lib/CMakeLists.txt" <<'EOF'
-cmake_minimum_required(VERSION 3.13)
+cmake_minimum_required(VERSION 3.15)
 project(uses_libstapsdt C)
 find_package(libstapsdt 0.1 REQUIRED)
 add_executable(uses uses.c)
