@@ -6,10 +6,8 @@
  *
  *   sdt-sample [COUNT]   handle COUNT requests (default 10), 10 ms apart
  *
- * It says first which <sys/sdt.h> it was built with (sdtkit's defines
- * SDTKIT_SDT_H), then prints a line whenever the request probe is switched
- * on or off, and one per request fired while on, so that it can be watched
- * from outside.
+ * It prints a line whenever the request probe is switched on or off, and
+ * one per request fired while on, so that it can be watched from outside.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,11 +37,6 @@ int main(int argc, char **argv)
 	int was_on = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-#ifdef SDTKIT_SDT_H
-	printf("sys/sdt.h: sdtkit %d\n", SDTKIT_SDT_H);
-#else
-	printf("sys/sdt.h: not sdtkit's\n");
-#endif
 	printf("ready\n");
 	for (long id = 0; id < count; id++) {
 		unsigned long long start = now_usecs();

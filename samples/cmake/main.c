@@ -6,8 +6,8 @@
  *   cmake-sample [COUNT [MS]]   handle COUNT items (default 3), MS
  *                               milliseconds apart (default 0)
  *
- * It says first which <sys/sdt.h> it was built with, then prints a line
- * for every probe it fires, so that a tracer's view can be checked.
+ * It prints a line for every probe it fires, so that a tracer's view can
+ * be checked.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,11 +28,6 @@ int main(int argc, char **argv)
 	char name[32];
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-#ifdef SDTKIT_SDT_H
-	printf("sys/sdt.h: sdtkit %d\n", SDTKIT_SDT_H);
-#else
-	printf("sys/sdt.h: not sdtkit's\n");
-#endif
 	printf("ready\n");
 	for (long id = 0; id < count; id++) {
 		/* Only worth doing while someone is looking. */

@@ -5,8 +5,8 @@
  *   sdt-worker [JOBS [MS]]   take JOBS jobs (default 5), MS ms apart
  *
  * A job's name is only formatted while a tracer listens to worker:job
- * (WORKER_JOB_ENABLED()). It says first which <sys/sdt.h> it was built
- * with, then prints a line per job it fires the probe for.
+ * (WORKER_JOB_ENABLED()). It prints a line per job it fires the probe
+ * for, so that a tracer's view can be checked.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,11 +21,6 @@ int main(int argc, char **argv)
 	int pause_ms = argc > 2 ? atoi(argv[2]) : 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-#ifdef SDTKIT_SDT_H
-	printf("sys/sdt.h: sdtkit %d\n", SDTKIT_SDT_H);
-#else
-	printf("sys/sdt.h: not sdtkit's\n");
-#endif
 	printf("ready\n");
 	for (int id = 1; id <= jobs; id++) {
 		if (WORKER_JOB_ENABLED()) {

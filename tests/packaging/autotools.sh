@@ -10,13 +10,11 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/packaging/pkg-lib.sh"
 
-need_cmd autoreconf make pkg-config
+need_cmd autoreconf
 stage_install
 note_systemtap
 
-cp -R "$top_srcdir/samples/autotools" "$T/src" || fail "copy sample"
-chmod -R u+w "$T/src"
-rm -f "$T/src/local.mk"
+copy_sample autotools "$T/src"
 cd "$T/src" || fail "cd"
 autoreconf -fi >"$T/autoreconf.log" 2>&1 ||
 	{ cat "$T/autoreconf.log"; fail "autoreconf -fi in the sample"; }
@@ -39,7 +37,7 @@ grep -q "<sys/sdt.h> is sdtkit's... yes" "$T/configure.log" ||
 make >"$T/make.log" 2>&1 || { cat "$T/make.log"; fail "make the sample"; }
 expect_our_dtrace "$T/make.log" autotools
 ./sdt-sample 1 >"$T/first.run" 2>&1 || fail "the sample failed"
-expect_our_header "$T/first.run" autotools
+expect_header_used . "$STAGE_SDT_H" autotools
 expect_semaphores ./sdt-sample sample:request__start sample:request__done sample:tick
 note "autotools: built with the staged dtrace-gen and header"
 

@@ -28,7 +28,7 @@ build() {
 		{ cat "$1.log"; fail "building the sample with $2"; }
 	expect_our_dtrace "$1.log" "$2"
 	"$1/cmake-sample" 1 >"$1.run" 2>&1 || { cat "$1.run"; fail "$2: the sample failed"; }
-	expect_our_header "$1.run" "$2"
+	expect_header_used "$1" "$STAGE_SDT_H" "$2"
 	expect_semaphores "$1/cmake-sample" app:item app:done
 	expect_semaphores "$1/libgreet.so" greet:hello
 	note "$2: built with the staged dtrace-gen and header"
@@ -44,8 +44,7 @@ else
 fi
 
 # Editing the provider file remakes the header and relinks.
-cp -R "$top_srcdir/samples/cmake" "$T/src"
-chmod -R u+w "$T/src"
+copy_sample cmake "$T/src"
 cmake -S "$T/src" -B "$T/inc" -DCMAKE_PREFIX_PATH="$STAGE_PREFIX" \
 	-DCMAKE_C_COMPILER="${CC%% *}" >"$T/inc.log" 2>&1 &&
 	cmake --build "$T/inc" >>"$T/inc.log" 2>&1 ||

@@ -9,6 +9,7 @@
 # which the compiler finds first by default) and to dtrace-gen.
 # The package build skips its own test suite (nocheck): about a minute.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/packaging/pkg-lib.sh"
 
 [ -z "${DEB_HOST_ARCH:-}" ] || skip "running inside a Debian package build"
 need_cmd dpkg-buildpackage dh dpkg-deb lintian pkg-config
@@ -70,10 +71,7 @@ rpc() {
 }
 expect_eq "sdtkit.pc dtrace" "$R/usr/bin/dtrace-gen" "$(rpc --variable=dtrace sdtkit)"
 [ -x "$R/usr/bin/dtrace-gen" ] || fail "no dtrace-gen in sdtkit"
-printf '#include <sys/sdt.h>\nint v = SDTKIT_SDT_H;\n' >"$T/which.c"
-# shellcheck disable=SC2046 # pkg-config's words are meant to split
-$CC -c -o "$T/which.o" $(rpc --cflags sdtkit) "$T/which.c" 2>"$T/which.log" ||
-	{ cat "$T/which.log"; fail "sdtkit.pc's Cflags do not give our <sys/sdt.h>"; }
+expect_sdtkit_header "$(rpc --cflags sdtkit)" "the packages' sdtkit.pc"
 if command -v cmake >/dev/null 2>&1; then
 	cmake -S "$top_srcdir/samples/cmake" -B "$T/cm" -DCMAKE_PREFIX_PATH="$R/usr" \
 		-DCMAKE_C_COMPILER="${CC%% *}" >"$T/cm.log" 2>&1 &&
@@ -81,8 +79,9 @@ if command -v cmake >/dev/null 2>&1; then
 		{ cat "$T/cm.log"; fail "samples/cmake against the packages"; }
 	grep -q "$R/usr/bin/dtrace-gen.* -G " "$T/cm.log" ||
 		fail "the packages' CMake package did not run their dtrace-gen"
-	"$T/cm/cmake-sample" 1 | grep -q '^sys/sdt.h: sdtkit ' ||
-		fail "samples/cmake did not get our <sys/sdt.h> from the packages"
+	expect_header_used "$T/cm" "$R/usr/include/sdtkit/sys/sdt.h" \
+		"samples/cmake against the packages"
+	"$T/cm/cmake-sample" 1 >/dev/null || fail "samples/cmake against the packages failed"
 	note "samples/cmake builds against the packages' layout"
 fi
 exit 0

@@ -7,8 +7,10 @@
 . "$top_srcdir/tests/dtrace-gen/dg-lib.sh" # wait_for
 
 # Sets STAGE (the DESTDIR), STAGE_PREFIX (the configured prefix inside it),
-# STAGE_PC (its pkgconfig directory) and STAGE_DG (its dtrace-gen).
+# STAGE_PC (its pkgconfig directory), STAGE_DG (its dtrace-gen) and
+# STAGE_SDT_H (its sys/sdt.h, checked to be ours).
 stage_install() {
+	need_cmd make pkg-config
 	STAGE=$T/stage
 	(cd "$top_builddir" &&
 		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ${MAKE:-make} install \
@@ -20,6 +22,8 @@ stage_install() {
 	STAGE_PREFIX=$STAGE$(sed -n 's/^prefix=//p' "$pc")
 	STAGE_DG=$STAGE_PREFIX/bin/dtrace-gen
 	[ -x "$STAGE_DG" ] || fail "no $STAGE_DG in the stage"
+	STAGE_SDT_H=$(find "$STAGE" -path '*/sys/sdt.h')
+	expect_sdtkit_header "$(stage_pkg_config --cflags sdtkit)" "the stage's sdtkit.pc"
 	note "staged under $STAGE_PREFIX"
 }
 
@@ -35,10 +39,32 @@ sdt_h_version() {
 		awk -F. '{ print $1 * 10000 + $2 * 100 + $3 }'
 }
 
-# The samples print which <sys/sdt.h> they were built with first.
-expect_our_header() { # BINARY-OUTPUT-FILE WHAT
-	expect_eq "$2: <sys/sdt.h> used" "sys/sdt.h: sdtkit $(sdt_h_version)" \
-		"$(head -n 1 "$1")"
+# The header CFLAGS lead to defines SDTKIT_SDT_H as this version: it is
+# ours, and the one SystemTap installs does not shadow it.
+expect_sdtkit_header() { # CFLAGS WHAT
+	printf '#include <sys/sdt.h>\nint v[SDTKIT_SDT_H == %s ? 1 : -1];\n' \
+		"$(sdt_h_version)" >"$T/which.c"
+	# shellcheck disable=SC2086 # CFLAGS are words
+	$CC -c -o "$T/which.o" $1 "$T/which.c" 2>"$T/which.log" ||
+		{ cat "$T/which.log"; fail "$2: <sys/sdt.h> is not sdtkit $(sdt_h_version)"; }
+}
+
+# Every <sys/sdt.h> the build in DIR compiled against, from the compiler's
+# dependency records (Ninja's log, Make's .d and .Po files), must be HEADER.
+expect_header_used() { # DIR HEADER WHAT
+	used=$({
+		[ -f "$1/.ninja_deps" ] && ninja -C "$1" -t deps
+		find "$1" \( -name '*.o.d' -o -name '*.Po' \) -exec cat {} +
+	} 2>/dev/null | tr ' \\' '\n\n' | grep '/sys/sdt\.h$' |
+		while read -r h; do readlink -f "$h"; done | sort -u)
+	expect_eq "$3: <sys/sdt.h> compiled against" "$(readlink -f "$2")" "$used"
+}
+
+# A sample copied to DEST, writable, without this tree's make fragment.
+copy_sample() { # NAME DEST
+	cp -R "$top_srcdir/samples/$1" "$2" || fail "copy samples/$1"
+	chmod -R u+w "$2"
+	rm -f "$2/local.mk"
 }
 
 # SystemTap's dtrace must be on PATH for the "ours, not theirs" checks to
