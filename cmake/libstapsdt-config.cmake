@@ -4,11 +4,7 @@
 # libstapsdt_INCLUDE_DIRS / libstapsdt_LIBRARIES variables. It reads the
 # sdtkit package installed beside it, never another one found elsewhere.
 
-set(sdtkit_FIND_COMPONENTS stapsdt)
-set(sdtkit_FIND_REQUIRED_stapsdt TRUE)
 include("${CMAKE_CURRENT_LIST_DIR}/../sdtkit/sdtkit-config.cmake")
-unset(sdtkit_FIND_COMPONENTS)
-unset(sdtkit_FIND_REQUIRED_stapsdt)
 
 if(TARGET sdtkit::stapsdt)
   if(NOT TARGET libstapsdt::libstapsdt)
@@ -21,5 +17,6 @@ if(TARGET sdtkit::stapsdt)
   set(libstapsdt_LIBRARIES libstapsdt::libstapsdt)
 else()
   set(libstapsdt_FOUND FALSE)
-  set(libstapsdt_NOT_FOUND_MESSAGE "${sdtkit_NOT_FOUND_MESSAGE}")
+  set(libstapsdt_NOT_FOUND_MESSAGE
+    "libstapsdt.so or libstapsdt.h is missing beside ${CMAKE_CURRENT_LIST_DIR}")
 endif()

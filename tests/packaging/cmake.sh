@@ -91,6 +91,21 @@ cmake -S "$T/lib" -B "$T/lib/b2" -DCMAKE_PREFIX_PATH="$STAGE_PREFIX" \
 grep -q "0.99" "$T/lib2.log" || { cat "$T/lib2.log"; fail "no version message"; }
 note "find_package(libstapsdt): linked and loaded; 0.99 refused"
 
+# No version asked, no compiler (so no pointer size to compare), and an
+# unknown component, required then optional.
+find_pkg() { # ARGS...: configure a project that only calls find_package
+	mkdir -p "$T/fp"
+	printf 'cmake_minimum_required(VERSION 3.15)\nproject(fp NONE)\nfind_package(%s)\n' \
+		"$*" >"$T/fp/CMakeLists.txt"
+	rm -rf "$T/fp/b"
+	cmake -S "$T/fp" -B "$T/fp/b" -DCMAKE_PREFIX_PATH="$STAGE_PREFIX" >"$T/fp.log" 2>&1
+}
+find_pkg sdtkit REQUIRED || { cat "$T/fp.log"; fail "find_package(sdtkit) with no version"; }
+find_pkg sdtkit REQUIRED COMPONENTS nosuch && fail "a required unknown component was accepted"
+grep -q "unknown component .nosuch" "$T/fp.log" || { cat "$T/fp.log"; fail "no message for it"; }
+find_pkg sdtkit REQUIRED OPTIONAL_COMPONENTS nosuch ||
+	{ cat "$T/fp.log"; fail "an optional unknown component was refused"; }
+
 # The probes, traced in the program and in its shared library.
 need_bpftrace
 TRACE_KINDS="item hello"
