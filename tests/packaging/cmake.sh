@@ -45,10 +45,11 @@ fi
 
 # Editing the provider file remakes the header and relinks.
 copy_sample cmake "$T/src"
-cmake -S "$T/src" -B "$T/inc" -DCMAKE_PREFIX_PATH="$STAGE_PREFIX" \
-	-DCMAKE_C_COMPILER="${CC%% *}" >"$T/inc.log" 2>&1 &&
-	cmake --build "$T/inc" >>"$T/inc.log" 2>&1 ||
-	{ cat "$T/inc.log"; fail "build a copy of the sample"; }
+if ! { cmake -S "$T/src" -B "$T/inc" -DCMAKE_PREFIX_PATH="$STAGE_PREFIX" \
+	-DCMAKE_C_COMPILER="${CC%% *}" && cmake --build "$T/inc"; } >"$T/inc.log" 2>&1; then
+	cat "$T/inc.log"
+	fail "build a copy of the sample"
+fi
 sed 's/probe done(long count);/probe done(long count);\n\tprobe extra(int x);/' \
 	"$T/src/app.d" >"$T/app.d" && mv "$T/app.d" "$T/src/app.d"
 cmake --build "$T/inc" >"$T/inc2.log" 2>&1 || { cat "$T/inc2.log"; fail "rebuild"; }
@@ -80,10 +81,11 @@ int main(void)
 	return 0;
 }
 EOF
-cmake -S "$T/lib" -B "$T/lib/b" -DCMAKE_PREFIX_PATH="$STAGE_PREFIX" \
-	-DCMAKE_C_COMPILER="${CC%% *}" >"$T/lib.log" 2>&1 &&
-	cmake --build "$T/lib/b" >>"$T/lib.log" 2>&1 ||
-	{ cat "$T/lib.log"; fail "find_package(libstapsdt) and link"; }
+if ! { cmake -S "$T/lib" -B "$T/lib/b" -DCMAKE_PREFIX_PATH="$STAGE_PREFIX" \
+	-DCMAKE_C_COMPILER="${CC%% *}" && cmake --build "$T/lib/b"; } >"$T/lib.log" 2>&1; then
+	cat "$T/lib.log"
+	fail "find_package(libstapsdt) and link"
+fi
 expect_eq "libstapsdt via CMake" loaded "$("$T/lib/b/uses")"
 sed -i 's/libstapsdt 0.1 REQUIRED/libstapsdt 0.99 REQUIRED/' "$T/lib/CMakeLists.txt"
 cmake -S "$T/lib" -B "$T/lib/b2" -DCMAKE_PREFIX_PATH="$STAGE_PREFIX" \

@@ -21,7 +21,7 @@ version=$(sed -n 's/^PACKAGE_VERSION = //p' "$top_builddir/Makefile")
 SRC=$T/src/sdtkit-$version
 mkdir "$T/src"
 (cd "$top_builddir" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
-	${MAKE:-make} distdir distdir="$SRC") >"$T/distdir.log" 2>&1 ||
+	"${MAKE:-make}" distdir distdir="$SRC") >"$T/distdir.log" 2>&1 ||
 	{ tail -n 20 "$T/distdir.log"; fail "make distdir"; }
 
 (cd "$SRC" && DEB_BUILD_OPTIONS="nocheck parallel=2" \
@@ -32,7 +32,11 @@ deb() { ls "$T"/src/"$1"_*.deb; }
 for p in sdtkit sdtkit-dev libstapsdt0 libstapsdt-dev sdtkit-sdt-dev; do
 	[ -f "$(deb $p)" ] || fail "no $p package was built"
 done
-note "built: $(cd "$T/src" && ls ./*.deb | grep -v dbgsym | tr '\n' ' ')"
+built=
+for d in "$T"/src/*.deb; do
+	case "$d" in *-dbgsym_*) ;; *) built="$built ${d##*/}" ;; esac
+done
+note "built:$built"
 
 lintian --fail-on error "$changes" >"$T/lintian.log" 2>&1 ||
 	{ cat "$T/lintian.log"; fail "lintian found errors"; }
@@ -73,10 +77,12 @@ expect_eq "sdtkit.pc dtrace" "$R/usr/bin/dtrace-gen" "$(rpc --variable=dtrace sd
 [ -x "$R/usr/bin/dtrace-gen" ] || fail "no dtrace-gen in sdtkit"
 expect_sdtkit_header "$(rpc --cflags sdtkit)" "the packages' sdtkit.pc"
 if command -v cmake >/dev/null 2>&1; then
-	cmake -S "$top_srcdir/samples/cmake" -B "$T/cm" -DCMAKE_PREFIX_PATH="$R/usr" \
-		-DCMAKE_C_COMPILER="${CC%% *}" >"$T/cm.log" 2>&1 &&
-		cmake --build "$T/cm" --verbose >>"$T/cm.log" 2>&1 ||
-		{ cat "$T/cm.log"; fail "samples/cmake against the packages"; }
+	if ! { cmake -S "$top_srcdir/samples/cmake" -B "$T/cm" \
+		-DCMAKE_PREFIX_PATH="$R/usr" -DCMAKE_C_COMPILER="${CC%% *}" &&
+		cmake --build "$T/cm" --verbose; } >"$T/cm.log" 2>&1; then
+		cat "$T/cm.log"
+		fail "samples/cmake against the packages"
+	fi
 	grep -q "$R/usr/bin/dtrace-gen.* -G " "$T/cm.log" ||
 		fail "the packages' CMake package did not run their dtrace-gen"
 	expect_header_used "$T/cm" "$R/usr/include/sdtkit/sys/sdt.h" \

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Shared by the packaging tests, sourced after tests/lib.sh: this build
 # tree installed into a stage (`make install DESTDIR=$T/stage', the
 # configured prefix), the way a user's own project would find it, and the
@@ -13,7 +14,7 @@ stage_install() {
 	need_cmd make pkg-config
 	STAGE=$T/stage
 	(cd "$top_builddir" &&
-		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL ${MAKE:-make} install \
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "${MAKE:-make}" install \
 			DESTDIR="$STAGE") >"$T/install.log" 2>&1 ||
 		{ tail -n 20 "$T/install.log"; fail "make install DESTDIR=$STAGE"; }
 	pc=$(find "$STAGE" -name sdtkit.pc)
@@ -55,7 +56,7 @@ expect_header_used() { # DIR HEADER WHAT
 	used=$({
 		[ -f "$1/.ninja_deps" ] && ninja -C "$1" -t deps
 		find "$1" \( -name '*.o.d' -o -name '*.Po' \) -exec cat {} +
-	} 2>/dev/null | tr ' \\' '\n\n' | grep '/sys/sdt\.h$' |
+	} 2>/dev/null | tr ' \134' '\n\n' | grep '/sys/sdt\.h$' |
 		while read -r h; do readlink -f "$h"; done | sort -u)
 	expect_eq "$3: <sys/sdt.h> compiled against" "$(readlink -f "$2")" "$used"
 }
