@@ -1,11 +1,12 @@
 #!/bin/sh
 # samples/cmake built against a staged `make install' through
 # find_package(sdtkit) (CMAKE_PREFIX_PATH into the stage, nothing on PATH),
-# with Ninja and with Makefiles, in parallel: sdtkit_add_provider() must
-# run the staged dtrace-gen for -h and -G (not SystemTap's dtrace on PATH),
-# the program must be built with our <sys/sdt.h>, the program and its
-# shared library must carry semaphores, and bpftrace must read the probes
-# of both. Also find_package(libstapsdt) and the version check.
+# with Ninja and with Makefiles, in parallel, its library shared and static:
+# sdtkit_add_provider() must run the staged dtrace-gen for -h and -G (not
+# SystemTap's dtrace on PATH), the program must be compiled against our
+# <sys/sdt.h>, program and library must carry semaphores, editing the .d
+# file must remake the header and relink, and bpftrace must read the
+# probes of both. Also find_package(libstapsdt) and the version checks.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/packaging/pkg-lib.sh"
 
@@ -18,10 +19,11 @@ for f in sdtkit/sdtkit-config.cmake sdtkit/sdtkit-config-version.cmake \
 		fail "cmake/$f is not installed"
 done
 
-# build DIR GENERATOR: configure and build the sample, verbosely.
+# build DIR GENERATOR SHARED: configure and build the sample, verbosely,
+# libgreet shared (ON) or static (OFF).
 build() {
 	cmake -S "$top_srcdir/samples/cmake" -B "$1" -G "$2" \
-		-DCMAKE_C_COMPILER="${CC%% *}" \
+		-DCMAKE_C_COMPILER="${CC%% *}" -DBUILD_SHARED_LIBS="$3" \
 		-DCMAKE_PREFIX_PATH="$STAGE_PREFIX" >"$1.log" 2>&1 ||
 		{ cat "$1.log"; fail "cmake -G '$2' on the sample"; }
 	cmake --build "$1" --parallel 2 --verbose >>"$1.log" 2>&1 ||
@@ -29,17 +31,23 @@ build() {
 	expect_our_dtrace "$1.log" "$2"
 	"$1/cmake-sample" 1 >"$1.run" 2>&1 || { cat "$1.run"; fail "$2: the sample failed"; }
 	expect_header_used "$1" "$STAGE_SDT_H" "$2"
-	expect_semaphores "$1/cmake-sample" app:item app:done
-	expect_semaphores "$1/libgreet.so" greet:hello
-	note "$2: built with the staged dtrace-gen and header"
+	if [ "$3" = ON ]; then
+		expect_semaphores "$1/cmake-sample" app:item app:done
+		expect_semaphores "$1/libgreet.so" greet:hello
+	else
+		expect_semaphores "$1/cmake-sample" app:item app:done greet:hello
+	fi
+	note "$2, libgreet shared=$3: built with the staged dtrace-gen and header"
 }
 
 B=$T/make
-build "$B" "Unix Makefiles"
+build "$B" "Unix Makefiles" ON
 if command -v ninja >/dev/null 2>&1; then
+	build "$T/static" Ninja OFF
 	B=$T/ninja
-	build "$B" Ninja
+	build "$B" Ninja ON
 else
+	build "$T/static" "Unix Makefiles" OFF
 	note "ninja is not installed: Makefiles only"
 fi
 

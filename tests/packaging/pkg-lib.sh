@@ -111,6 +111,7 @@ expect_semaphores() { # FILE PROBE...
 trace_live() {
 	script=$1
 	shift
+	: >"$T/run.out"
 	"$@" >"$T/run.out" 2>&1 &
 	live_pid=$!
 	wait_for "$T/run.out" '^ready' || { kill "$live_pid"; fail "$1 did not start"; }
