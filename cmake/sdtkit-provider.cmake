@@ -19,16 +19,16 @@
 #   would make a cycle with the order in which CMake builds a target's
 #   sources. The objects decide the machine and word size of the
 #   semaphore object, so -m32 or a cross compiler set on the target is
-#   followed.
-#   The object holds only data and no relocations, so it links into
-#   executables and shared libraries (PIC or not) alike. The target also
-#   relinks when a .d file changes.
+#   followed. The object holds only data and no relocations, so it links
+#   into executables and shared libraries (PIC or not) alike. The target
+#   also relinks when a .d file changes.
 #
 # - The target gets sdtkit::sdt, so the generated header includes our
 #   <sys/sdt.h> and not another copy on the system.
 #
 # PREPROCESS runs the .d file through the C preprocessor (-C), with its
-# own directory on the include path.
+# own directory on the include path: the project's C (else C++) compiler
+# with -E, so a cross build's .d file sees the target's predefined macros.
 #
 # Needs CMake 3.15 (for $<TARGET_OBJECTS> of a non-OBJECT target).
 # Limits: call it in the directory that created the target (custom commands
@@ -85,22 +85,28 @@ endfunction()
 
 # One provider file: its header as a source, its object at link time.
 function(_sdtkit_provider_one target file out preprocess)
+  set(_dg "$<TARGET_FILE:sdtkit::dtrace-gen>")
   set(_cpp "")
   if(preprocess)
     get_filename_component(_d_dir "${file}" DIRECTORY)
     set(_cpp -C -I "${_d_dir}")
+    if(CMAKE_C_COMPILER)
+      set(_dg "${CMAKE_COMMAND}" -E env "CPP=${CMAKE_C_COMPILER} -E" ${_dg})
+    elseif(CMAKE_CXX_COMPILER)
+      set(_dg "${CMAKE_COMMAND}" -E env "CPP=${CMAKE_CXX_COMPILER} -E" ${_dg})
+    endif()
   endif()
   get_filename_component(_name "${file}" NAME)
 
   add_custom_command(OUTPUT "${out}.h"
-    COMMAND sdtkit::dtrace-gen ${_cpp} -h -s "${file}" -o "${out}.h"
+    COMMAND ${_dg} ${_cpp} -h -s "${file}" -o "${out}.h"
     DEPENDS "${file}"
     COMMENT "dtrace-gen -h ${_name}"
     VERBATIM)
   target_sources(${target} PRIVATE "${out}.h")
 
   add_custom_command(TARGET ${target} PRE_LINK
-    COMMAND sdtkit::dtrace-gen ${_cpp} -G -s "${file}" -o "${out}.o"
+    COMMAND ${_dg} ${_cpp} -G -s "${file}" -o "${out}.o"
             "$<TARGET_OBJECTS:${target}>"
     BYPRODUCTS "${out}.o"
     COMMENT "dtrace-gen -G ${_name}"

@@ -51,18 +51,26 @@ else
 	note "ninja is not installed: Makefiles only"
 fi
 
-# Editing the provider file remakes the header and relinks.
+# Editing the provider file remakes the header and relinks; here it also
+# needs PREPROCESS: a probe whose arguments only the preprocessor can
+# spell, which must run the project's compiler.
 copy_sample cmake "$T/src"
 if ! { cmake -S "$T/src" -B "$T/inc" -DCMAKE_PREFIX_PATH="$STAGE_PREFIX" \
 	-DCMAKE_C_COMPILER="${CC%% *}" && cmake --build "$T/inc"; } >"$T/inc.log" 2>&1; then
 	cat "$T/inc.log"
 	fail "build a copy of the sample"
 fi
-sed 's/probe done(long count);/probe done(long count);\n\tprobe extra(int x);/' \
-	"$T/src/app.d" >"$T/app.d" && mv "$T/app.d" "$T/src/app.d"
-cmake --build "$T/inc" >"$T/inc2.log" 2>&1 || { cat "$T/inc2.log"; fail "rebuild"; }
-grep -q APP_EXTRA "$T/inc/sdtkit/cmake-sample/app.h" ||
-	fail "app.h was not remade after app.d changed"
+{ echo '#define EXTRA_ARGS int x, long y'; sed \
+	's/probe done(long count);/probe done(long count);\n\tprobe extra(EXTRA_ARGS);/' \
+	"$T/src/app.d"; } >"$T/app.d" && mv "$T/app.d" "$T/src/app.d"
+sed 's/sdtkit_add_provider(cmake-sample app.d)/sdtkit_add_provider(cmake-sample app.d PREPROCESS)/' \
+	"$T/src/CMakeLists.txt" >"$T/cm.txt" && mv "$T/cm.txt" "$T/src/CMakeLists.txt"
+grep -q 'app.d PREPROCESS' "$T/src/CMakeLists.txt" || fail "edit the sample's CMakeLists.txt"
+cmake --build "$T/inc" --verbose >"$T/inc2.log" 2>&1 || { cat "$T/inc2.log"; fail "rebuild"; }
+grep -q 'APP_EXTRA(arg1, arg2)' "$T/inc/sdtkit/cmake-sample/app.h" ||
+	fail "app.h was not remade (through the preprocessor) after app.d changed"
+grep -q '"CPP=[^"]* -E" .*dtrace-gen -C ' "$T/inc2.log" ||
+	{ cat "$T/inc2.log"; fail "PREPROCESS did not run the project's compiler"; }
 readelf -sW "$T/inc/cmake-sample" | grep -q app_extra_semaphore ||
 	fail "the program was not relinked with the new -G object"
 
