@@ -1,0 +1,6 @@
+# tests/docs: the documentation and the repository's hygiene: man pages
+# render without warnings and agree with --help, .gitignore covers builds.
+DOCS_TESTS = \
+	tests/docs/gitignore.sh
+TESTS += $(DOCS_TESTS)
+EXTRA_DIST += $(DOCS_TESTS)
