@@ -71,7 +71,7 @@ traced() {
 	"$B/$prog" "$mode" $N >"$B/loop.out" 2>&1 &
 	loop=$!
 	i=0
-	until grep -q '^ready' "$B/loop.out"; do
+	until grep -q '^ready' "$B/loop.out" 2>/dev/null; do
 		i=$((i + 1)); [ $i -lt 200 ] || { kill $loop; echo -; return; }
 		sleep 0.05
 	done
@@ -97,7 +97,7 @@ traced() {
 		$probe >"$B/trace.out" 2>&1 &
 	tracer=$!
 	i=0
-	until grep -q '^attached' "$B/trace.out"; do
+	until grep -q '^attached' "$B/trace.out" 2>/dev/null; do
 		i=$((i + 1))
 		if [ $i -ge 200 ] || ! kill -0 $tracer 2>/dev/null; then
 			echo "libbpf-traced: usdt-trace: $(tail -n 2 "$B/trace.out")" >&2
