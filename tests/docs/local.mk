@@ -1,6 +1,7 @@
 # tests/docs: the documentation and the repository's hygiene: man pages
 # render without warnings and agree with --help, .gitignore covers builds.
 DOCS_TESTS = \
+	tests/docs/bench-table.sh \
 	tests/docs/gitignore.sh \
 	tests/docs/man.sh
 TESTS += $(DOCS_TESTS)
