@@ -82,6 +82,7 @@ for tool in dtrace-gen sdt-list; do
 	page_options "$tool/$tool.1" >"$T/page.$tool"
 	[ -s "$T/help.$tool" ] || fail "no options found in $tool --help"
 	[ -s "$T/page.$tool" ] || fail "no options found in $tool.1"
+	note "$tool: $(tr "\n" " " <"$T/help.$tool")"
 	diff "$T/help.$tool" "$T/page.$tool" >"$T/diff.$tool" ||
 		fail "$tool: --help (<) and $tool.1 OPTIONS (>) differ:
 $(grep '^[<>]' "$T/diff.$tool")"
