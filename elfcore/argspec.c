@@ -3,7 +3,7 @@
  * Strict argument-spec parsing: the forms we promise every consumer can
  * read, per architecture, and nothing else.
  *
- * The operand grammar per machine (shared/DESIGN.md, issue 2):
+ * The operand grammar per machine (docs/formats.md, "Argument specs"):
  *   x86_64, i386  %reg   N(%reg)   (%reg)   $N
  *   aarch64       xN sp  [xN, N]   [xN]     N
  *   arm           rN     [rN, #N]  [rN]     #N

@@ -5,7 +5,7 @@
  * Each argument is [-]SIZE@OPERAND. We parse in two strengths:
  *  - sdt_args_parse(): what we promise to emit, and only that: the operand
  *    forms every consumer (libbpf, bcc, bpftrace, gdb, perf) parses, per
- *    architecture (shared/DESIGN.md). Anything else is an error naming the
+ *    architecture (docs/formats.md). Anything else is an error naming the
  *    argument and why. The header, dtrace-gen and libstapsdt are tested
  *    against this.
  *  - sdt_arg_split(): the lenient tokenizer under it, for tools that must

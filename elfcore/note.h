@@ -2,7 +2,7 @@
 /*
  * The NT_STAPSDT note, written once.
  *
- * Layout (shared/DESIGN.md): an Elf_Nhdr {namesz 8, descsz, type 3}, the
+ * Layout (docs/formats.md): an Elf_Nhdr {namesz 8, descsz, type 3}, the
  * name "stapsdt\0", then the descriptor: probe PC, .stapsdt.base address
  * and semaphore address (each address-sized, in the target's byte order),
  * then provider, name and argument spec, each NUL-terminated, the whole

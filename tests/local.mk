@@ -14,3 +14,4 @@ include tests/dtrace-gen/local.mk
 include tests/libstapsdt/local.mk
 include tests/sdt-list/local.mk
 include tests/libbpf/local.mk
+include tests/docs/local.mk

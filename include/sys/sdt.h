@@ -37,6 +37,14 @@
 #ifndef _SYS_SDT_H
 #define _SYS_SDT_H 1
 
+/*
+ * Which <sys/sdt.h> a build got: ours defines SDTKIT_SDT_H to sdtkit's
+ * version as MAJOR * 10000 + MINOR * 100 + PATCH (0.1.0: 100); SystemTap's
+ * leaves it undefined. _SYS_SDT_H guards both, so whichever is included
+ * first wins: test SDTKIT_SDT_H after the #include, not before.
+ */
+#define SDTKIT_SDT_H 100
+
 #include "sdt-config.h"
 
 /*
