@@ -18,14 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <elf.h>
 
 #include "argspec.h"
+#include "em.h"
 #include "errmsg.h"
-
-#ifndef EM_RISCV
-#define EM_RISCV 243
-#endif
 
 /* Every parse error is -EINVAL with a reason. */
 #define fail(err, errlen, ...) sdt_errf(err, errlen, -EINVAL, __VA_ARGS__)

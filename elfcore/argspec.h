@@ -19,8 +19,6 @@
 
 #include "target.h"
 
-#define SDT_MAX_ARGS 12
-
 enum sdt_arg_kind {
 	SDT_ARG_REG, /* value in a register */
 	SDT_ARG_MEM, /* value at register + displacement */

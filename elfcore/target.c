@@ -11,16 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <elf.h>
 
+#include "em.h"
 #include "target.h"
-
-#ifndef EM_RISCV
-#define EM_RISCV 243
-#endif
-#ifndef EF_PPC64_ABI
-#define EF_PPC64_ABI 3
-#endif
 
 struct arch {
 	const char *name;
@@ -255,7 +248,7 @@ unsigned sdt_target_max_args(const struct sdt_target *t)
 
 	if (!a || !a->stack_fmt)
 		return 0;
-	return 12;
+	return SDT_MAX_ARGS;
 }
 
 int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,

@@ -17,6 +17,7 @@
 
 #include "argspec.h"
 #include "elfobj.h"
+#include "names.h"
 #include "note.h"
 #include "target.h"
 
@@ -227,6 +228,30 @@ static void test_operands(void)
 			      "%s %s: %s", targets[i], spec, why);
 		}
 	}
+}
+
+/* The semaphore naming rule, both styles, sized and cut like snprintf. */
+static void test_semaphore_names(void)
+{
+	char buf[64];
+	size_t n;
+
+	n = sdt_semaphore_symbol(buf, sizeof(buf), "my_prov", "probe__1",
+				 SDT_SEMA_PROVIDER_PROBE);
+	CHECK(n == strlen(buf) && !strcmp(buf, "my_prov_probe__1_semaphore"),
+	      "provider_probe: `%s' (%zu)", buf, n);
+	n = sdt_semaphore_symbol(buf, sizeof(buf), "my_prov", "probe__1",
+				 SDT_SEMA_V1);
+	CHECK(n == strlen(buf) && !strcmp(buf, "probe__1_semaphore"),
+	      "V1: `%s' (%zu)", buf, n);
+	CHECK(sdt_semaphore_symbol(NULL, 0, "p", "x",
+				   SDT_SEMA_PROVIDER_PROBE) ==
+		      strlen("p_x_semaphore"),
+	      "sizing call");
+	memset(buf, 'z', sizeof(buf));
+	n = sdt_semaphore_symbol(buf, 5, "p", "x", SDT_SEMA_PROVIDER_PROBE);
+	CHECK(n == strlen("p_x_semaphore") && !strcmp(buf, "p_x_"),
+	      "cut to 5: `%.8s' (%zu)", buf, n);
 }
 
 /* Write a DSO for every target into memory and read it back. */
@@ -468,6 +493,7 @@ int main(void)
 	test_notes();
 	test_specs();
 	test_operands();
+	test_semaphore_names();
 	test_dso_roundtrip();
 	test_extra_notes();
 	if (failures) {
