@@ -127,13 +127,15 @@ static int bad_name(struct parser *p, const char *kind)
 			break;
 		end = next.text + next.len;
 	}
+	/* DTrace reads `__' in a probe name as `-'; in a provider, nothing. */
+	char hint[64] = "";
+	if (memchr(start, '-', (size_t)(end - start)))
+		snprintf(hint, sizeof(hint), "; write %s where the %s name has `-'",
+			 strcmp(kind, "probe") ? "`_'" : "`__'", kind);
 	dg_error_at(p->diag, &t->loc,
 		    "bad %s name `%.*s': names are C identifiers (letters, "
 		    "digits and `_', not starting with a digit)%s",
-		    kind, (int)(end - start), start,
-		    memchr(start, '-', (size_t)(end - start)) ?
-			    "; write `__' where the probe name has `-'" :
-			    "");
+		    kind, (int)(end - start), start, hint);
 	return -EINVAL;
 }
 
