@@ -129,6 +129,27 @@ static int take_name(struct cur *c, char *buf, size_t len)
 	return 1;
 }
 
+/* The operand is a register name; WHY names what was missing. */
+static int reg_operand(struct cur *c, struct sdt_arg *a, const char *why,
+		       char *err, size_t errlen)
+{
+	a->kind = SDT_ARG_REG;
+	if (!take_name(c, a->reg, sizeof(a->reg)))
+		return fail(err, errlen, "%s", why);
+	return 0;
+}
+
+/* The operand is a decimal constant; WHY says what else it may be. */
+static int const_operand(struct cur *c, struct sdt_arg *a, const char *why,
+			 char *err, size_t errlen)
+{
+	a->kind = SDT_ARG_CONST;
+	if (!take_int(c, &a->value))
+		return fail(err, errlen, "constant is not a decimal number%s",
+			    why);
+	return 0;
+}
+
 static int in_list(const char *name, const char *const *list)
 {
 	for (; *list; list++) {
@@ -210,13 +231,9 @@ static int parse_x86(struct cur *c, struct sdt_arg *a, int is64, char *err,
 	unsigned width;
 	int r;
 
-	if (eat(c, "$")) {
-		a->kind = SDT_ARG_CONST;
-		if (!take_int(c, &a->value))
-			return fail(err, errlen,
-				    "constant is not a decimal number (symbol or relocation?)");
-		return 0;
-	}
+	if (eat(c, "$"))
+		return const_operand(c, a, " (symbol or relocation?)", err,
+				     errlen);
 	if (c->p < c->end && *c->p == '%') {
 		a->kind = SDT_ARG_REG;
 		if ((r = x86_reg(c, a, is64, err, errlen, &width)))
@@ -264,25 +281,25 @@ static int parse_bracket(struct cur *c, struct sdt_arg *a, const char *imm,
 	return 0;
 }
 
+/* aarch64 and arm: a register, or "[reg]" or "[reg, IMMn]". */
+static int bracket_or_reg(struct cur *c, struct sdt_arg *a, const char *imm,
+			  char *err, size_t errlen)
+{
+	if (eat(c, "["))
+		return parse_bracket(c, a, imm, err, errlen);
+	return reg_operand(c, a, "expected a register", err, errlen);
+}
+
 static int parse_aarch64(struct cur *c, struct sdt_arg *a, char *err,
 			 size_t errlen)
 {
 	int r;
 
-	if (eat(c, "[")) {
-		if ((r = parse_bracket(c, a, "", err, errlen)))
-			return r;
-	} else if (c->p < c->end && (isdigit((unsigned char)*c->p) ||
-				    *c->p == '-')) {
-		a->kind = SDT_ARG_CONST;
-		if (!take_int(c, &a->value))
-			return fail(err, errlen, "constant is not a decimal number");
-		return 0;
-	} else {
-		a->kind = SDT_ARG_REG;
-		if (!take_name(c, a->reg, sizeof(a->reg)))
-			return fail(err, errlen, "expected a register");
-	}
+	if (c->p < c->end && (isdigit((unsigned char)*c->p) || *c->p == '-'))
+		return const_operand(c, a, "", err, errlen);
+	r = bracket_or_reg(c, a, "", err, errlen);
+	if (r)
+		return r;
 	if (!strcmp(a->reg, "sp") || numbered_reg(a->reg, 'x', 30))
 		return 0;
 	if (a->reg[0] == 'v' || a->reg[0] == 'd' || a->reg[0] == 's' ||
@@ -302,21 +319,13 @@ static int arm_reg_ok(const char *r)
 static int parse_arm(struct cur *c, struct sdt_arg *a, char *err,
 		     size_t errlen)
 {
-	if (eat(c, "#")) {
-		a->kind = SDT_ARG_CONST;
-		if (!take_int(c, &a->value))
-			return fail(err, errlen, "constant is not a decimal number");
-		return 0;
-	}
-	if (eat(c, "[")) {
-		int r = parse_bracket(c, a, "#", err, errlen);
-		if (r)
-			return r;
-	} else {
-		a->kind = SDT_ARG_REG;
-		if (!take_name(c, a->reg, sizeof(a->reg)))
-			return fail(err, errlen, "expected a register");
-	}
+	int r;
+
+	if (eat(c, "#"))
+		return const_operand(c, a, "", err, errlen);
+	r = bracket_or_reg(c, a, "#", err, errlen);
+	if (r)
+		return r;
 	if (!arm_reg_ok(a->reg))
 		return fail(err, errlen,
 			    "register %s is not one every consumer knows", a->reg);
@@ -350,10 +359,9 @@ static int parse_riscv(struct cur *c, struct sdt_arg *a, char *err,
 		a->kind = SDT_ARG_MEM;
 		if (!take_name(c, a->reg, sizeof(a->reg)) || !eat(c, ")"))
 			return fail(err, errlen, "expected (register)");
-	} else {
-		a->kind = SDT_ARG_REG;
-		if (!take_name(c, a->reg, sizeof(a->reg)))
-			return fail(err, errlen, "symbol or unknown operand");
+	} else if (reg_operand(c, a, "symbol or unknown operand", err,
+			       errlen)) {
+		return -EINVAL;
 	}
 	if (!riscv_reg_ok(a->reg))
 		return fail(err, errlen,
@@ -420,6 +428,55 @@ static int parse_s390(struct cur *c, struct sdt_arg *a, char *err,
 	return 0;
 }
 
+static int parse_x86_64(struct cur *c, struct sdt_arg *a, char *err,
+			size_t errlen)
+{
+	return parse_x86(c, a, 1, err, errlen);
+}
+
+static int parse_i386(struct cur *c, struct sdt_arg *a, char *err,
+		      size_t errlen)
+{
+	return parse_x86(c, a, 0, err, errlen);
+}
+
+/*
+ * How each architecture's assembler writes operands: the parser for what
+ * we accept, and the formats we write back (an immediate, a register, a
+ * memory operand with its displacement after or, REG_FIRST, before it).
+ * CLASS 0 matches both classes; x32 has the 4-byte addresses of i386.
+ */
+static const struct syntax {
+	uint16_t machine;
+	unsigned char elf_class;
+	int (*parse)(struct cur *c, struct sdt_arg *a, char *err,
+		     size_t errlen);
+	const char *imm, *reg, *mem;
+	int reg_first;
+} syntaxes[] = {
+	{ EM_X86_64, ELFCLASS64, parse_x86_64, "$%lld", "%%%s", "%lld(%%%s)",
+	  0 },
+	{ EM_X86_64, ELFCLASS32, parse_i386, "$%lld", "%%%s", "%lld(%%%s)", 0 },
+	{ EM_386, 0, parse_i386, "$%lld", "%%%s", "%lld(%%%s)", 0 },
+	{ EM_AARCH64, 0, parse_aarch64, "%lld", "%s", "[%s, %lld]", 1 },
+	{ EM_ARM, 0, parse_arm, "#%lld", "%s", "[%s, #%lld]", 1 },
+	{ EM_RISCV, 0, parse_riscv, "%lld", "%s", "%lld(%s)", 0 },
+	{ EM_PPC64, 0, parse_ppc, "%lld", "%s", "%lld(%s)", 0 },
+	{ EM_S390, 0, parse_s390, "%lld", "%%%s", "%lld(%%%s)", 0 },
+};
+
+static const struct syntax *syntax_of(const struct sdt_target *t)
+{
+	for (size_t i = 0; i < sizeof(syntaxes) / sizeof(syntaxes[0]); i++) {
+		const struct syntax *s = &syntaxes[i];
+
+		if (s->machine == t->machine &&
+		    (!s->elf_class || s->elf_class == t->elf_class))
+			return s;
+	}
+	return NULL;
+}
+
 int sdt_arg_parse(const struct sdt_target *t, const char *text, size_t len,
 		  struct sdt_arg *a, char *err, size_t errlen)
 {
@@ -442,32 +499,11 @@ int sdt_arg_parse(const struct sdt_target *t, const char *text, size_t len,
 	if (at_end(&c))
 		return fail(err, errlen, "missing operand");
 
-	switch (t->machine) {
-	case EM_X86_64:
-		r = parse_x86(&c, a, t->elf_class == ELFCLASS64, err, errlen);
-		break;
-	case EM_386:
-		r = parse_x86(&c, a, 0, err, errlen);
-		break;
-	case EM_AARCH64:
-		r = parse_aarch64(&c, a, err, errlen);
-		break;
-	case EM_ARM:
-		r = parse_arm(&c, a, err, errlen);
-		break;
-	case EM_RISCV:
-		r = parse_riscv(&c, a, err, errlen);
-		break;
-	case EM_PPC64:
-		r = parse_ppc(&c, a, err, errlen);
-		break;
-	case EM_S390:
-		r = parse_s390(&c, a, err, errlen);
-		break;
-	default:
+	const struct syntax *syn = syntax_of(t);
+	if (!syn)
 		return fail(err, errlen, "no argument syntax known for %s",
 			    sdt_target_name(t));
-	}
+	r = syn->parse(&c, a, err, errlen);
 	if (r)
 		return r;
 	if (!at_end(&c))
@@ -504,56 +540,27 @@ int sdt_args_parse(const struct sdt_target *t, const char *spec,
 int sdt_arg_format(const struct sdt_target *t, const struct sdt_arg *a,
 		   char *buf, size_t len)
 {
-	const char *sign = a->is_signed ? "-" : "";
+	/* Unknown machines: N, reg, N(reg), which most assemblers write. */
+	static const struct syntax plain = { 0, 0, NULL, "%lld", "%s",
+					     "%lld(%s)", 0 };
+	const struct syntax *syn = syntax_of(t);
 	long long v = (long long)a->value;
-	int n;
+	int n = snprintf(buf, len, "%s%u@", a->is_signed ? "-" : "", a->size);
+	int m;
 
-	switch (t->machine) {
-	case EM_X86_64:
-	case EM_386:
-		n = a->kind == SDT_ARG_CONST ?
-			    snprintf(buf, len, "%s%u@$%lld", sign, a->size, v) :
-		    a->kind == SDT_ARG_REG ?
-			    snprintf(buf, len, "%s%u@%%%s", sign, a->size,
-				     a->reg) :
-			    snprintf(buf, len, "%s%u@%lld(%%%s)", sign, a->size,
-				     v, a->reg);
-		break;
-	case EM_AARCH64:
-		n = a->kind == SDT_ARG_CONST ?
-			    snprintf(buf, len, "%s%u@%lld", sign, a->size, v) :
-		    a->kind == SDT_ARG_REG ?
-			    snprintf(buf, len, "%s%u@%s", sign, a->size, a->reg) :
-			    snprintf(buf, len, "%s%u@[%s, %lld]", sign, a->size,
-				     a->reg, v);
-		break;
-	case EM_ARM:
-		n = a->kind == SDT_ARG_CONST ?
-			    snprintf(buf, len, "%s%u@#%lld", sign, a->size, v) :
-		    a->kind == SDT_ARG_REG ?
-			    snprintf(buf, len, "%s%u@%s", sign, a->size, a->reg) :
-			    snprintf(buf, len, "%s%u@[%s, #%lld]", sign,
-				     a->size, a->reg, v);
-		break;
-	case EM_S390:
-		n = a->kind == SDT_ARG_CONST ?
-			    snprintf(buf, len, "%s%u@%lld", sign, a->size, v) :
-		    a->kind == SDT_ARG_REG ?
-			    snprintf(buf, len, "%s%u@%%%s", sign, a->size,
-				     a->reg) :
-			    snprintf(buf, len, "%s%u@%lld(%%%s)", sign, a->size,
-				     v, a->reg);
-		break;
-	default: /* riscv64, ppc64: N, reg, N(reg) */
-		n = a->kind == SDT_ARG_CONST ?
-			    snprintf(buf, len, "%s%u@%lld", sign, a->size, v) :
-		    a->kind == SDT_ARG_REG ?
-			    snprintf(buf, len, "%s%u@%s", sign, a->size, a->reg) :
-			    snprintf(buf, len, "%s%u@%lld(%s)", sign, a->size, v,
-				     a->reg);
-		break;
-	}
+	if (!syn)
+		syn = &plain;
 	if (n < 0 || (size_t)n >= len)
 		return -ERANGE;
-	return n;
+	if (a->kind == SDT_ARG_CONST)
+		m = snprintf(buf + n, len - n, syn->imm, v);
+	else if (a->kind == SDT_ARG_REG)
+		m = snprintf(buf + n, len - n, syn->reg, a->reg);
+	else if (syn->reg_first)
+		m = snprintf(buf + n, len - n, syn->mem, a->reg, v);
+	else
+		m = snprintf(buf + n, len - n, syn->mem, v, a->reg);
+	if (m < 0 || (size_t)m >= len - n)
+		return -ERANGE;
+	return n + m;
 }
