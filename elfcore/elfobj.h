@@ -80,7 +80,8 @@ const char *sdt_elf_section_at(const struct sdt_elf *f, uint64_t addr);
  * Both writers take, optionally, one more note section: EXTRA_NOTES_SIZE
  * bytes at EXTRA_NOTES, whole notes already encoded in the target's byte
  * order (sdt_note_head_encode() helps), each padded to 4. They go verbatim
- * into a non-allocated SHT_NOTE section of this name, aligned to 4; with
+ * into a non-allocated SHT_NOTE section of this name, aligned to 4 (a
+ * size that is not a multiple of 4 is refused, -EINVAL); with
  * EXTRA_NOTES_SIZE 0 there is no such section and the object is the same
  * as without the fields.
  */

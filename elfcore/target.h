@@ -16,8 +16,8 @@
 #include <stdint.h>
 
 /*
- * Arguments a probe can carry: <sys/sdt.h> stops at STAP_PROBE12, and
- * consumers (libbpf, bcc) read at most 12 specs.
+ * Arguments a probe can carry: <sys/sdt.h> stops at STAP_PROBE12 and
+ * libbpf reads at most 12 argument specs.
  */
 #define SDT_MAX_ARGS 12
 
