@@ -156,13 +156,13 @@ void dg_lex(struct dg_lexer *lx, struct dg_token *tok);
 /* ---- parser.c ----------------------------------------------------------- */
 
 struct dg_probe {
-	const char *name; /* as written */
-	const char *macro; /* PROVIDER_NAME: upper-cased, `__' -> `_' */
-	const char *provider; /* as written */
-	const char *semaphore; /* its symbol: PROVIDER_NAME_semaphore */
+	const char *name;	  /* as written */
+	const char *macro;	  /* PROVIDER_NAME: upper-cased, `__' -> `_' */
+	const char *provider;	  /* as written */
+	const char *semaphore;	  /* its symbol: PROVIDER_NAME_semaphore */
 	const char *semaphore_v1; /* with STAP_SDT_V1: NAME_semaphore */
-	unsigned nargs; /* the macro's arity */
-	unsigned nparams; /* texts in PARAMS: 1 for `(void)', else nargs */
+	unsigned nargs;		  /* the macro's arity */
+	unsigned nparams;    /* texts in PARAMS: 1 for `(void)', else nargs */
 	const char **params; /* each parameter's tokens, one space apart */
 	struct dg_loc loc;
 };

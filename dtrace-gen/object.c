@@ -229,7 +229,7 @@ static int choose_target(struct sdt_target *t, const struct dg_object_opts *o,
 static int v1_clash(const struct dg_object *obj, const struct dg_model *m,
 		    struct dg_diag *diag)
 {
-	struct dg_strset seen = { 0 };
+	struct dg_strset seen = {0};
 	size_t i, old;
 	int r = 0;
 
@@ -265,8 +265,8 @@ int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
 		return -1;
 	}
 	for (size_t i = 0; i < m->nprobes; i++)
-		obj->symbols[i] = o->v1 ? m->probes[i].semaphore_v1 :
-					  m->probes[i].semaphore;
+		obj->symbols[i] =
+		    o->v1 ? m->probes[i].semaphore_v1 : m->probes[i].semaphore;
 	/* Without V1 the parser already made these unique. */
 	return o->v1 ? v1_clash(obj, m, diag) : 0;
 }
@@ -274,10 +274,10 @@ int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
 int dg_object_write(int fd, const struct dg_object *obj, const char *out,
 		    struct dg_diag *diag)
 {
-	const struct sdt_sema_object desc = { .target = obj->target,
-					      .symbols = obj->symbols,
-					      .nsymbols = obj->n,
-					      .hidden = obj->hidden };
+	const struct sdt_sema_object desc = {.target = obj->target,
+					     .symbols = obj->symbols,
+					     .nsymbols = obj->n,
+					     .hidden = obj->hidden};
 	char err[256] = "";
 	int r;
 

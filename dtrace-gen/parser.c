@@ -111,7 +111,7 @@ static int bad_name(struct parser *p, const char *kind)
 	const char *start = t->text, *end = t->text + t->len;
 	struct dg_lexer peek = p->lx;
 	struct dg_token next;
-	struct dg_diag quiet = { 0 };
+	struct dg_diag quiet = {0};
 
 	if (t->kind != DG_TOK_IDENT && t->kind != DG_TOK_NUMBER &&
 	    !is_punct(t, "-") && !is_punct(t, "$") && !is_punct(t, "."))
@@ -130,7 +130,8 @@ static int bad_name(struct parser *p, const char *kind)
 	/* DTrace reads `__' in a probe name as `-'; in a provider, nothing. */
 	char hint[64] = "";
 	if (memchr(start, '-', (size_t)(end - start)))
-		snprintf(hint, sizeof(hint), "; write %s where the %s name has `-'",
+		snprintf(hint, sizeof(hint),
+			 "; write %s where the %s name has `-'",
 			 strcmp(kind, "probe") ? "`_'" : "`__'", kind);
 	dg_error_at(p->diag, &t->loc,
 		    "bad %s name `%.*s': names are C identifiers (letters, "
@@ -341,8 +342,8 @@ static void join(char *out, const char *a, size_t la, const char *sep,
 static const char *semaphore(struct dg_arena *a, const struct dg_probe *pr,
 			     enum sdt_sema_style style)
 {
-	size_t n = sdt_semaphore_symbol(NULL, 0, pr->provider, pr->name,
-					style) + 1;
+	size_t n =
+	    sdt_semaphore_symbol(NULL, 0, pr->provider, pr->name, style) + 1;
 	char *s = dg_arena_alloc(a, n);
 
 	if (s)

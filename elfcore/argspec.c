@@ -104,7 +104,8 @@ static int take_int(struct cur *c, int64_t *v)
 	}
 	if (p == digits)
 		return 0;
-	/* Reject "0x10": hex is not what compilers emit, and not all read it. */
+	/* Reject "0x10": hex is not what compilers emit, and not all read it.
+	 */
 	if (p < c->end && isalpha((unsigned char)*p))
 		return 0;
 	if (neg ? acc > (uint64_t)INT64_MAX + 1 : acc > (uint64_t)UINT64_MAX)
@@ -162,14 +163,14 @@ static int in_list(const char *name, const char *const *list)
 /* Register widths for x86: 8, 4, 2 or 1 byte views; 0 if unknown. */
 static unsigned x86_reg_width(const char *r, int is64)
 {
-	static const char *const r64[] = { "rax", "rbx", "rcx", "rdx", "rsi",
-					   "rdi", "rbp", "rsp", NULL };
-	static const char *const r32[] = { "eax", "ebx", "ecx", "edx", "esi",
-					   "edi", "ebp", "esp", NULL };
-	static const char *const r16[] = { "ax", "bx", "cx", "dx",
-					   "si", "di", "bp", "sp", NULL };
-	static const char *const r8[] = { "al", "bl", "cl", "dl", NULL };
-	static const char *const r8x[] = { "sil", "dil", "bpl", "spl", NULL };
+	static const char *const r64[] = {"rax", "rbx", "rcx", "rdx", "rsi",
+					  "rdi", "rbp", "rsp", NULL};
+	static const char *const r32[] = {"eax", "ebx", "ecx", "edx", "esi",
+					  "edi", "ebp", "esp", NULL};
+	static const char *const r16[] = {"ax", "bx", "cx", "dx", "si",
+					  "di", "bp", "sp", NULL};
+	static const char *const r8[] = {"al", "bl", "cl", "dl", NULL};
+	static const char *const r8x[] = {"sil", "dil", "bpl", "spl", NULL};
 
 	if (in_list(r, r32))
 		return 4;
@@ -213,8 +214,8 @@ static int x86_reg(struct cur *c, struct sdt_arg *a, int is64, char *err,
 				    "instruction-pointer-relative operand");
 		if (!strncmp(a->reg, "xmm", 3) || !strncmp(a->reg, "ymm", 3) ||
 		    !strncmp(a->reg, "st", 2))
-			return fail(err, errlen, "vector or float register %%%s",
-				    a->reg);
+			return fail(err, errlen,
+				    "vector or float register %%%s", a->reg);
 		if (!strcmp(a->reg, "fs") || !strcmp(a->reg, "gs"))
 			return fail(err, errlen, "segment register %%%s",
 				    a->reg);
@@ -241,9 +242,10 @@ static int parse_x86(struct cur *c, struct sdt_arg *a, int is64, char *err,
 		if (c->p < c->end && *c->p == ':')
 			return fail(err, errlen, "segment-prefixed operand");
 		if (a->size > width)
-			return fail(err, errlen,
-				    "%u-byte value in the %u-byte register %%%s",
-				    a->size, width, a->reg);
+			return fail(
+			    err, errlen,
+			    "%u-byte value in the %u-byte register %%%s",
+			    a->size, width, a->reg);
 		return 0;
 	}
 	a->kind = SDT_ARG_MEM;
@@ -252,12 +254,13 @@ static int parse_x86(struct cur *c, struct sdt_arg *a, int is64, char *err,
 		return fail(err, errlen,
 			    "memory operand with a symbol or relocation");
 	if (!eat(c, "("))
-		return fail(err, errlen, "expected (%%reg) after the displacement");
+		return fail(err, errlen,
+			    "expected (%%reg) after the displacement");
 	if ((r = x86_reg(c, a, is64, err, errlen, &width)))
 		return r;
 	if (width != (is64 ? 8u : 4u))
-		return fail(err, errlen, "base register %%%s is not address-sized",
-			    a->reg);
+		return fail(err, errlen,
+			    "base register %%%s is not address-sized", a->reg);
 	if (c->p < c->end && *c->p == ',')
 		return fail(err, errlen, "index register in a memory operand");
 	if (!eat(c, ")"))
@@ -277,7 +280,8 @@ static int parse_bracket(struct cur *c, struct sdt_arg *a, const char *imm,
 		return fail(err, errlen, "expected %sN, a decimal offset", imm);
 	if (!eat(c, "]"))
 		return fail(err, errlen,
-			    "expected ] (index and writeback forms are not read by every consumer)");
+			    "expected ] (index and writeback forms are not "
+			    "read by every consumer)");
 	return 0;
 }
 
@@ -311,13 +315,12 @@ static int parse_aarch64(struct cur *c, struct sdt_arg *a, char *err,
 
 static int arm_reg_ok(const char *r)
 {
-	static const char *const names[] = { "fp", "ip", "sp", "lr", NULL };
+	static const char *const names[] = {"fp", "ip", "sp", "lr", NULL};
 
 	return in_list(r, names) || numbered_reg(r, 'r', 12);
 }
 
-static int parse_arm(struct cur *c, struct sdt_arg *a, char *err,
-		     size_t errlen)
+static int parse_arm(struct cur *c, struct sdt_arg *a, char *err, size_t errlen)
 {
 	int r;
 
@@ -328,18 +331,18 @@ static int parse_arm(struct cur *c, struct sdt_arg *a, char *err,
 		return r;
 	if (!arm_reg_ok(a->reg))
 		return fail(err, errlen,
-			    "register %s is not one every consumer knows", a->reg);
+			    "register %s is not one every consumer knows",
+			    a->reg);
 	return 0;
 }
 
 static int riscv_reg_ok(const char *r)
 {
 	static const char *const names[] = {
-		"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "fp",
-		"s1", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "s2",
-		"s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3",
-		"t4", "t5", "t6", NULL
-	};
+	    "zero", "ra",  "sp", "gp", "tp", "t0", "t1", "t2", "s0",
+	    "fp",   "s1",  "a0", "a1", "a2", "a3", "a4", "a5", "a6",
+	    "a7",   "s2",  "s3", "s4", "s5", "s6", "s7", "s8", "s9",
+	    "s10",  "s11", "t3", "t4", "t5", "t6", NULL};
 	return in_list(r, names);
 }
 
@@ -365,12 +368,12 @@ static int parse_riscv(struct cur *c, struct sdt_arg *a, char *err,
 	}
 	if (!riscv_reg_ok(a->reg))
 		return fail(err, errlen,
-			    "register %s is not an integer ABI register", a->reg);
+			    "register %s is not an integer ABI register",
+			    a->reg);
 	return 0;
 }
 
-static int parse_ppc(struct cur *c, struct sdt_arg *a, char *err,
-		     size_t errlen)
+static int parse_ppc(struct cur *c, struct sdt_arg *a, char *err, size_t errlen)
 {
 	int64_t v, r;
 
@@ -393,8 +396,7 @@ static int parse_ppc(struct cur *c, struct sdt_arg *a, char *err,
 	return 0;
 }
 
-static int s390_reg(struct cur *c, struct sdt_arg *a, char *err,
-		    size_t errlen)
+static int s390_reg(struct cur *c, struct sdt_arg *a, char *err, size_t errlen)
 {
 	if (!eat(c, "%") || !take_name(c, a->reg, sizeof(a->reg)))
 		return fail(err, errlen, "expected %%rN");
@@ -454,15 +456,14 @@ static const struct syntax {
 	const char *imm, *reg, *mem;
 	int reg_first;
 } syntaxes[] = {
-	{ EM_X86_64, ELFCLASS64, parse_x86_64, "$%lld", "%%%s", "%lld(%%%s)",
-	  0 },
-	{ EM_X86_64, ELFCLASS32, parse_i386, "$%lld", "%%%s", "%lld(%%%s)", 0 },
-	{ EM_386, 0, parse_i386, "$%lld", "%%%s", "%lld(%%%s)", 0 },
-	{ EM_AARCH64, 0, parse_aarch64, "%lld", "%s", "[%s, %lld]", 1 },
-	{ EM_ARM, 0, parse_arm, "#%lld", "%s", "[%s, #%lld]", 1 },
-	{ EM_RISCV, 0, parse_riscv, "%lld", "%s", "%lld(%s)", 0 },
-	{ EM_PPC64, 0, parse_ppc, "%lld", "%s", "%lld(%s)", 0 },
-	{ EM_S390, 0, parse_s390, "%lld", "%%%s", "%lld(%%%s)", 0 },
+    {EM_X86_64, ELFCLASS64, parse_x86_64, "$%lld", "%%%s", "%lld(%%%s)", 0},
+    {EM_X86_64, ELFCLASS32, parse_i386, "$%lld", "%%%s", "%lld(%%%s)", 0},
+    {EM_386, 0, parse_i386, "$%lld", "%%%s", "%lld(%%%s)", 0},
+    {EM_AARCH64, 0, parse_aarch64, "%lld", "%s", "[%s, %lld]", 1},
+    {EM_ARM, 0, parse_arm, "#%lld", "%s", "[%s, #%lld]", 1},
+    {EM_RISCV, 0, parse_riscv, "%lld", "%s", "%lld(%s)", 0},
+    {EM_PPC64, 0, parse_ppc, "%lld", "%s", "%lld(%s)", 0},
+    {EM_S390, 0, parse_s390, "%lld", "%%%s", "%lld(%%%s)", 0},
 };
 
 static const struct syntax *syntax_of(const struct sdt_target *t)
@@ -480,15 +481,16 @@ static const struct syntax *syntax_of(const struct sdt_target *t)
 int sdt_arg_parse(const struct sdt_target *t, const char *text, size_t len,
 		  struct sdt_arg *a, char *err, size_t errlen)
 {
-	struct cur c = { text, text + len };
+	struct cur c = {text, text + len};
 	int64_t size;
 	int r;
 
 	memset(a, 0, sizeof(*a));
 	const char *at = memchr(text, '@', len);
 	if (at && at > text && at[-1] == 'f')
-		return fail(err, errlen,
-			    "float size suffix `f' is not read by every consumer");
+		return fail(
+		    err, errlen,
+		    "float size suffix `f' is not read by every consumer");
 	if (!take_int(&c, &size) || !eat(&c, "@"))
 		return fail(err, errlen, "expected [-]SIZE@OPERAND");
 	a->is_signed = size < 0;
@@ -541,8 +543,8 @@ int sdt_arg_format(const struct sdt_target *t, const struct sdt_arg *a,
 		   char *buf, size_t len)
 {
 	/* Unknown machines: N, reg, N(reg), which most assemblers write. */
-	static const struct syntax plain = { 0, 0, NULL, "%lld", "%s",
-					     "%lld(%s)", 0 };
+	static const struct syntax plain = {0,	  0,	      NULL, "%lld",
+					    "%s", "%lld(%s)", 0};
 	const struct syntax *syn = syntax_of(t);
 	long long v = (long long)a->value;
 	int n = snprintf(buf, len, "%s%u@", a->is_signed ? "-" : "", a->size);

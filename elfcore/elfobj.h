@@ -108,7 +108,7 @@ int sdt_write_semaphore_object(int fd, const struct sdt_sema_object *o,
 struct sdt_dso_probe {
 	const char *provider;
 	const char *name;
-	const char *args; /* spec, "" for none */
+	const char *args;	 /* spec, "" for none */
 	const char *stub_symbol; /* dynamic FUNC symbol for the stub */
 	const char *sema_symbol; /* dynamic OBJECT symbol for the semaphore */
 };

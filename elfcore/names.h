@@ -18,7 +18,7 @@
 
 enum sdt_sema_style {
 	SDT_SEMA_PROVIDER_PROBE, /* PROVIDER_PROBE_semaphore: the default */
-	SDT_SEMA_V1, /* PROBE_semaphore: STAP_SDT_V1 */
+	SDT_SEMA_V1,		 /* PROBE_semaphore: STAP_SDT_V1 */
 };
 
 /*

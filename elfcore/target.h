@@ -22,10 +22,10 @@
 #define SDT_MAX_ARGS 12
 
 struct sdt_target {
-	unsigned char elf_class; /* ELFCLASS32 or ELFCLASS64 */
+	unsigned char elf_class;  /* ELFCLASS32 or ELFCLASS64 */
 	unsigned char byte_order; /* ELFDATA2LSB or ELFDATA2MSB */
-	uint16_t machine; /* EM_* */
-	uint32_t flags; /* e_flags written into new objects */
+	uint16_t machine;	  /* EM_* */
+	uint32_t flags;		  /* e_flags written into new objects */
 };
 
 /* The architecture we were compiled for. */

@@ -26,7 +26,7 @@ static inline void check_report(const char *file, int line, const char *what)
 
 static inline void check_reportf(const char *file, int line, const char *what,
 				 const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 static inline void check_reportf(const char *file, int line, const char *what,
 				 const char *fmt, ...)
@@ -49,17 +49,16 @@ static inline void check_str(const char *file, int line, const char *what,
 			      got ? got : "(null)", want);
 }
 
-#define CHECK(cond)                                                    \
-	do {                                                           \
-		if (!(cond))                                           \
-			check_report(__FILE__, __LINE__, #cond);       \
+#define CHECK(cond)                                                            \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			check_report(__FILE__, __LINE__, #cond);               \
 	} while (0)
 
-#define CHECKF(cond, ...)                                                \
-	do {                                                             \
-		if (!(cond))                                             \
-			check_reportf(__FILE__, __LINE__, #cond,         \
-				      __VA_ARGS__);                      \
+#define CHECKF(cond, ...)                                                      \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			check_reportf(__FILE__, __LINE__, #cond, __VA_ARGS__); \
 	} while (0)
 
 #define CHECK_STR(got, want) check_str(__FILE__, __LINE__, #got, got, want)
@@ -68,8 +67,7 @@ static inline void check_str(const char *file, int line, const char *what,
 static inline int check_status(const char *test)
 {
 	if (check_failures) {
-		fprintf(stderr, "%s: %d checks failed\n", test,
-			check_failures);
+		fprintf(stderr, "%s: %d checks failed\n", test, check_failures);
 		return 1;
 	}
 	printf("%s: all checks passed\n", test);
