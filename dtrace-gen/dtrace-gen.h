@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "elfobj.h"
 #include "target.h" /* SDT_MAX_ARGS: DTRACE_PROBE12 is <sys/sdt.h>'s last */
 
 /* ---- buf.c -------------------------------------------------------------- */
@@ -213,10 +214,8 @@ struct dg_object_opts {
 };
 
 struct dg_object {
-	struct sdt_target target;
-	const char **symbols; /* in declaration order, the model's strings */
-	size_t n;
-	int hidden;
+	struct sdt_sema_object sema; /* what the core writes */
+	const char **symbols; /* sema.symbols in probe order: the model's */
 };
 
 /*
