@@ -229,11 +229,11 @@ static int choose_target(struct sdt_target *t, const struct dg_object_opts *o,
 static int v1_clash(const struct dg_object *obj, const struct dg_model *m,
 		    struct dg_diag *diag)
 {
-	struct dg_strset seen = { 0 };
+	struct dg_strset seen = {0};
 	size_t i, old;
 	int r = 0;
 
-	for (i = 0; i < obj->n && !r; i++) {
+	for (i = 0; i < obj->sema.nsymbols && !r; i++) {
 		r = dg_strset_add(&seen, obj->symbols[i], i, &old);
 		if (r > 0) {
 			dg_error_at(diag, &m->probes[i].loc,
@@ -254,34 +254,22 @@ static int v1_clash(const struct dg_object *obj, const struct dg_model *m,
 int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
 		      const struct dg_object_opts *o, struct dg_diag *diag)
 {
-	size_t i, *offs;
-
 	memset(obj, 0, sizeof(*obj));
-	if (choose_target(&obj->target, o, diag))
+	if (choose_target(&obj->sema.target, o, diag))
 		return -1;
-	obj->hidden = !o->v1 && !o->v2;
-	obj->n = m->nprobes;
 	obj->symbols = calloc(m->nprobes + 1, sizeof(*obj->symbols));
-	offs = calloc(m->nprobes + 1, sizeof(*offs));
-	if (!obj->symbols || !offs)
-		goto nomem;
-	/* Offsets first: the buffer moves while it grows. */
-	for (i = 0; i < m->nprobes; i++) {
-		offs[i] = obj->names.len;
-		dg_semaphore_name(&m->probes[i], o->v1, &obj->names);
-		dg_buf_add(&obj->names, "", 1);
+	if (!obj->symbols) {
+		dg_error(diag, NULL, "out of memory");
+		return -1;
 	}
-	if (obj->names.failed)
-		goto nomem;
-	for (i = 0; i < m->nprobes; i++)
-		obj->symbols[i] = obj->names.data + offs[i];
-	free(offs);
+	for (size_t i = 0; i < m->nprobes; i++)
+		obj->symbols[i] =
+		    o->v1 ? m->probes[i].semaphore_v1 : m->probes[i].semaphore;
+	obj->sema.symbols = obj->symbols;
+	obj->sema.nsymbols = m->nprobes;
+	obj->sema.hidden = !o->v1 && !o->v2;
 	/* Without V1 the parser already made these unique. */
 	return o->v1 ? v1_clash(obj, m, diag) : 0;
-nomem:
-	free(offs);
-	dg_error(diag, NULL, "out of memory");
-	return -1;
 }
 
 int dg_object_write(int fd, const struct dg_object *obj, const char *out,
@@ -290,8 +278,7 @@ int dg_object_write(int fd, const struct dg_object *obj, const char *out,
 	char err[256] = "";
 	int r;
 
-	r = sdt_write_semaphore_object(fd, &obj->target, obj->symbols, obj->n,
-				       obj->hidden, err, sizeof(err));
+	r = sdt_write_semaphore_object(fd, &obj->sema, err, sizeof(err));
 	if (r) {
 		if (err[0])
 			dg_error(diag, out, "%s", err);
@@ -306,6 +293,5 @@ int dg_object_write(int fd, const struct dg_object *obj, const char *out,
 void dg_object_free(struct dg_object *obj)
 {
 	free(obj->symbols);
-	dg_buf_free(&obj->names);
 	memset(obj, 0, sizeof(*obj));
 }
