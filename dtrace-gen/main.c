@@ -14,6 +14,8 @@
  * dtrace-gen.h).
  */
 #define _GNU_SOURCE /* strdup, O_CLOEXEC in strict C11 */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -23,10 +25,6 @@
 
 #include "dtrace-gen.h"
 #include "elfobj.h"
-
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "unknown"
-#endif
 
 enum mode { MODE_NONE, MODE_HEADER, MODE_OBJECT };
 
@@ -155,12 +153,11 @@ static int set_mode(struct options *o, enum mode m, const char *prog)
 /* Returns 0 to go on, 1 to stop with success, -1 to fail. */
 static int parse_args(struct options *o, int argc, char **argv)
 {
-	const char *prog = argv[0], *v;
+	const char *prog = argv[0], *v, *a = NULL;
 	int i, dashdash = 0, r;
 
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
+		a = argv[i];
 		if (dashdash || a[0] != '-' || !a[1]) {
 			if (add_flag(&o->objects, &o->nobjects, a))
 				goto nomem;
@@ -226,8 +223,8 @@ static int parse_args(struct options *o, int argc, char **argv)
 	}
 	return 0;
 missing:
-	fprintf(stderr, "%s: error: option `%s' needs an argument\n", prog,
-		argv[i]);
+	fprintf(stderr, "%s: error: option `%s' requires an argument\n", prog,
+		a);
 	usage(prog);
 	return -1;
 nomem:
@@ -387,6 +384,18 @@ static int generate(const struct options *o, const struct dg_model *m,
 	return r;
 }
 
+/* --help, --version: what they print must have arrived. */
+static int flush_stdout(struct dg_diag *diag, int closed)
+{
+	if (closed)
+		errno = EBADF;
+	else if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	dg_error(diag, NULL, "cannot write to standard output: %s",
+		 strerror(errno));
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
@@ -395,13 +404,17 @@ int main(int argc, char **argv)
 	struct dg_buf text = { 0 };
 	char *out = NULL;
 	const char *cpp;
-	int r;
+	int r, closed;
 
+	closed = dg_output_guard_std_fds();
 	if (argc > 0 && argv[0][0])
 		diag.prog = argv[0];
 	r = parse_args(&o, argc, argv);
-	if (r)
+	if (r) {
+		if (r > 0)
+			r = flush_stdout(&diag, closed & 2);
 		goto done;
+	}
 	defines_from_cflags(&o, getenv("CFLAGS"));
 	/* Re-apply the command line: it has the last word over $CFLAGS. */
 	for (size_t i = 0; i < o.ncpp_flags; i++)

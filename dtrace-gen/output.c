@@ -1,34 +1,159 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Writing an output file so that nobody ever sees half of it.
+ * Writing an output file the way careful tools do: nobody ever sees half
+ * of it, a failed or killed run leaves the earlier one as it was, and
+ * nobody else can steer the write somewhere we would not have written.
  *
- * make runs dtrace-gen in parallel, interrupts it, and reruns it after
- * failures. So the output is written to a fresh temporary file in the
- * target's own directory (rename() is atomic only within one file
- * system), named `.TARGET.XXXXXX' by mkstemp so that two runs never share
- * one, and renamed over the target only once complete. A failure removes
- * the temporary and leaves an earlier output untouched; termination
- * signals are held off in between, so an interrupted run cannot leave the
- * temporary behind either.
+ * Where. dtrace-gen runs as root in package builds, often in directories
+ * others can write to. So the name is resolved by hand, one symbolic link
+ * at a time, each from a descriptor on the directory the link sits in,
+ * and a link is followed only where the kernel itself would follow it for
+ * open(O_WRONLY): fs.protected_symlinks refuses, in a sticky
+ * world-writable directory, a link owned by neither the follower nor the
+ * directory's owner. Everything after that works from the final
+ * directory's descriptor, so a name swapped under us cannot redirect it.
  *
- * A target that exists and is not a regular file (-o /dev/null, a pipe)
- * is written in place, once complete: there is nothing to replace. A
- * symbolic link is written through, as open() would: the file it leads
- * to is replaced and the link stays (renaming over the link itself would
- * turn `-o /dev/stdout > probes.h' into a regular file in /dev).
+ * How. A regular file (or a name not taken yet) is written to a fresh
+ * temporary beside it, created with O_EXCL, and renamed over it once
+ * complete: rename() is atomic within one file system, and never follows
+ * a link. The temporary's name has a fixed, short length, so any name
+ * that fits NAME_MAX still has a temporary that fits. A file replaced
+ * keeps its mode and, where we may give it away (we own it, or we are
+ * root), its owner and group: writing through open() would have kept
+ * them too.
+ *
+ * Signals. A run killed while the temporary exists must not leave it
+ * behind: every signal whose default action ends the process is caught,
+ * and its handler removes the temporary (unlinkat is async-signal-safe)
+ * and raises the signal again with the default action, so the parent
+ * still sees what killed us. That is the only global state here: a
+ * handler has nowhere else to look.
+ *
+ * Other targets. One that exists and is not a regular file (-o /dev/null,
+ * a pipe, a terminal) is written in place, from a complete image in
+ * memory: there is nothing to replace. A link in /proc (/dev/stdout leads
+ * to /proc/self/fd/1) names an open file, not a path: the kernel opens
+ * it. A standard stream that was closed when we started holds a
+ * placeholder (dg_output_guard_std_fds), which is refused there: writing
+ * into it would be writing nothing at all.
  */
-#define _GNU_SOURCE /* mkostemp */
+#define _GNU_SOURCE /* memfd_create, O_PATH */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "dtrace-gen.h"
 #include "elfobj.h"
+
+#define MAX_LINKS 40 /* the kernel's own limit on links in one lookup */
+#define PROC_FS_MAGIC 0x9fa0
+#define TEMP_PREFIX ".dtrace-gen-"
+#define TEMP_LEN (sizeof(TEMP_PREFIX) - 1 + 8)
+#define CLOSED_FD_LINK "/memfd:" DG_CLOSED_FD_NAME
+
+enum target_kind {
+	TARGET_NEW, /* nothing there: create it */
+	TARGET_REGULAR, /* a file: replace it */
+	TARGET_SPECIAL, /* a device, a pipe: write in place */
+	TARGET_PROC, /* a /proc link: the kernel opens it */
+};
+
+/* The output's final name, once links are followed. */
+struct target {
+	char *text; /* the path being resolved (a link's text after a hop) */
+	const char *base; /* its last component, inside TEXT */
+	int dirfd; /* the directory BASE lives in */
+	struct stat st; /* what BASE is, unfollowed */
+	enum target_kind kind;
+};
+
+/* What a fatal signal must remove, set only while all signals are held. */
+static struct {
+	volatile sig_atomic_t dirfd;
+	char name[TEMP_LEN + 1];
+} doomed = { -1, "" };
+
+static void remove_temp_and_die(int sig)
+{
+	struct sigaction dfl;
+
+	if (doomed.dirfd >= 0)
+		unlinkat(doomed.dirfd, doomed.name, 0);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(sig, &dfl, NULL);
+	/* Held until this handler returns, then fatal. */
+	raise(sig);
+}
+
+/* Signals whose default action is to ignore, stop or continue. */
+static int harmless_signal(int sig)
+{
+	return sig == SIGCHLD || sig == SIGCONT || sig == SIGURG ||
+	       sig == SIGWINCH || sig == SIGTSTP || sig == SIGTTIN ||
+	       sig == SIGTTOU || sig == SIGKILL || sig == SIGSTOP;
+}
+
+/* Catch every fatal signal the process does not ignore (nohup, make). */
+static void catch_fatal_signals(void)
+{
+	struct sigaction act, old;
+	int sig;
+
+	memset(&act, 0, sizeof(act));
+	act.sa_handler = remove_temp_and_die;
+	sigfillset(&act.sa_mask);
+	for (sig = 1; sig <= SIGRTMAX; sig++) {
+		if (harmless_signal(sig) || sigaction(sig, &act, &old))
+			continue;
+		if (old.sa_handler == SIG_IGN)
+			sigaction(sig, &old, NULL);
+	}
+}
+
+int dg_output_guard_std_fds(void)
+{
+	struct pollfd fds[3] = { { .fd = 0 }, { .fd = 1 }, { .fd = 2 } };
+	int closed = 0, i;
+
+	if (poll(fds, 3, 0) < 0)
+		return 0;
+	/* Lowest first, so each placeholder lands on its own number. */
+	for (i = 0; i < 3; i++) {
+		if (!(fds[i].revents & POLLNVAL))
+			continue;
+		closed |= 1 << i;
+		if (memfd_create(DG_CLOSED_FD_NAME, 0) != i)
+			break;
+	}
+	return closed;
+}
+
+static int fail(struct dg_diag *diag, const char *path, const char *what,
+		int err)
+{
+	dg_error(diag, path, "%s: %s", what, strerror(err));
+	return -1;
+}
+
+/* Its directory cannot be opened, or written to. */
+static int no_room(struct dg_diag *diag, const char *path)
+{
+	dg_error(diag, path,
+		 "cannot create a temporary file beside it: %s; check that "
+		 "its directory exists and is writable",
+		 strerror(errno));
+	return -1;
+}
 
 /* Copy what FROM holds (from its start) to TO. */
 static int copy_fd(int from, int to)
@@ -47,120 +172,274 @@ static int copy_fd(int from, int to)
 	return 0;
 }
 
+/* A /proc link to a standard stream that was closed when we started. */
+static int names_closed_stream(const struct target *t)
+{
+	char link[sizeof(CLOSED_FD_LINK)];
+	ssize_t n = readlinkat(t->dirfd, t->base, link, sizeof(link));
+
+	return n == (ssize_t)sizeof(link) &&
+	       !memcmp(link, CLOSED_FD_LINK, sizeof(link) - 1);
+}
+
+static int open_in_place(const struct target *t, const char *path,
+			 struct dg_diag *diag)
+{
+	int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC, fd;
+
+	if (t->kind == TARGET_PROC && names_closed_stream(t))
+		return fail(diag, path, "cannot open for writing: the stream "
+					"it names was closed",
+			    EBADF);
+	/* Through /proc the link leads anywhere, a regular file too. */
+	flags |= t->kind == TARGET_PROC ? O_TRUNC : O_NOFOLLOW;
+	fd = openat(t->dirfd, t->base, flags);
+	if (fd < 0)
+		return fail(diag, path, "cannot open for writing", errno);
+	return fd;
+}
+
 /*
  * The output is built in memory first (libelf wants a file it can seek
  * in, which a pipe or /dev/null is not), then copied out.
  */
-static int write_special(const char *path, int flags, dg_write_fn write_fn,
-			 void *ctx, struct dg_diag *diag)
+static int write_in_place(const struct target *t, const char *path,
+			  dg_write_fn write_fn, void *ctx, struct dg_diag *diag)
 {
 	int mem = memfd_create("dtrace-gen", MFD_CLOEXEC), fd, r;
 
-	if (mem < 0) {
-		dg_error(diag, path, "cannot make a memory file: %s",
-			 strerror(errno));
-		return -1;
-	}
+	if (mem < 0)
+		return fail(diag, path, "cannot make a memory file", errno);
 	r = write_fn(mem, ctx);
-	if (r) {
-		close(mem);
-		return r;
+	fd = r ? -1 : open_in_place(t, path, diag);
+	if (fd >= 0) {
+		r = copy_fd(mem, fd);
+		if (close(fd))
+			r = -1;
+		if (r)
+			fail(diag, path, "cannot write", errno);
 	}
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | flags, 0666);
-	if (fd < 0) {
-		dg_error(diag, path, "cannot open for writing: %s",
-			 strerror(errno));
-		close(mem);
+	close(mem);
+	return fd < 0 ? -1 : r;
+}
+
+/* What fs.protected_symlinks says; on when it cannot be read. */
+static int symlinks_protected(void)
+{
+	int fd = open("/proc/sys/fs/protected_symlinks", O_RDONLY | O_CLOEXEC);
+	char c = '1';
+
+	if (fd >= 0) {
+		if (read(fd, &c, 1) != 1)
+			c = '1';
+		close(fd);
+	}
+	return c != '0';
+}
+
+/*
+ * The kernel's rule for following a link (fs/namei.c may_follow_link),
+ * with the file system uid being the effective one: root is not exempt.
+ */
+static int may_follow(const struct target *t)
+{
+	struct stat dir;
+
+	if (t->st.st_uid == geteuid() || fstat(t->dirfd, &dir))
+		return 1;
+	if ((dir.st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH))
+		return 1;
+	return dir.st_uid == t->st.st_uid || !symlinks_protected();
+}
+
+/* Open the directory TEXT's last component lives in, relative to AT. */
+static int open_parent(struct target *t, int at)
+{
+	char *slash = strrchr(t->text, '/');
+	int fd;
+
+	t->base = slash ? slash + 1 : t->text;
+	if (!slash)
+		return openat(at, ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	*slash = '\0';
+	fd = openat(at, slash == t->text ? "/" : t->text,
+		    O_PATH | O_DIRECTORY | O_CLOEXEC);
+	*slash = '/';
+	return fd;
+}
+
+/* Replace TEXT by the text of the link at T. */
+static int read_link(struct target *t)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlinkat(t->dirfd, t->base, buf, sizeof(buf));
+	char *text;
+
+	if (n < 0)
+		return -1;
+	if ((size_t)n >= sizeof(buf) || !n) {
+		errno = n ? ENAMETOOLONG : ENOENT;
 		return -1;
 	}
-	r = copy_fd(mem, fd);
-	if (close(fd))
-		r = -1;
+	text = strndup(buf, (size_t)n);
+	if (!text)
+		return -1;
+	free(t->text);
+	t->text = text;
+	return 0;
+}
+
+/* Sort out what T's last component is, once it is no link. */
+static int classify(struct target *t, const char *path, struct dg_diag *diag)
+{
+	if (S_ISREG(t->st.st_mode))
+		t->kind = TARGET_REGULAR;
+	else if (S_ISDIR(t->st.st_mode))
+		return fail(diag, path, "cannot write it", EISDIR);
+	else
+		t->kind = TARGET_SPECIAL;
+	return 0;
+}
+
+static int refuse_link(const struct target *t, const char *path,
+		       struct dg_diag *diag)
+{
+	dg_error(diag, path,
+		 "cannot open for writing: %s: the link `%s' is in a sticky "
+		 "directory anyone can write to, and belongs neither to you "
+		 "nor to the directory's owner (fs.protected_symlinks)",
+		 strerror(EACCES), t->text);
+	return -1;
+}
+
+static int resolve(struct target *t, const char *path, struct dg_diag *diag)
+{
+	int at = AT_FDCWD, hops;
+	struct statfs fs;
+
+	t->text = strdup(path);
+	if (!t->text)
+		return fail(diag, path, "cannot resolve it", ENOMEM);
+	for (hops = 0;; hops++) {
+		t->dirfd = open_parent(t, at);
+		if (at >= 0)
+			close(at);
+		if (t->dirfd < 0)
+			return no_room(diag, path);
+		if (!*t->base)
+			return fail(diag, path, "cannot write it", EISDIR);
+		if (fstatat(t->dirfd, t->base, &t->st, AT_SYMLINK_NOFOLLOW)) {
+			if (errno != ENOENT)
+				return fail(diag, path, "cannot look at it",
+					    errno);
+			t->kind = TARGET_NEW;
+			return 0;
+		}
+		if (!S_ISLNK(t->st.st_mode))
+			return classify(t, path, diag);
+		if (hops == MAX_LINKS)
+			return fail(diag, path, "cannot open for writing",
+				    ELOOP);
+		if (!may_follow(t))
+			return refuse_link(t, path, diag);
+		if (!fstatfs(t->dirfd, &fs) && fs.f_type == PROC_FS_MAGIC) {
+			t->kind = TARGET_PROC;
+			return 0;
+		}
+		if (read_link(t))
+			return fail(diag, path, "cannot read the link", errno);
+		at = t->dirfd;
+	}
+}
+
+/* A fresh file named TEMP_PREFIX and 8 random hex digits in DIRFD. */
+static int make_temp(int dirfd, char *name, mode_t mode)
+{
+	unsigned tries, rnd;
+	int fd = -1;
+
+	for (tries = 0; tries < 64; tries++) {
+		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
+			rnd = ((unsigned)getpid() ^ tries) * 2654435761u;
+		snprintf(name, TEMP_LEN + 1, TEMP_PREFIX "%08x", rnd);
+		fd = openat(dirfd, name,
+			    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    mode);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	return fd;
+}
+
+/*
+ * What the file being replaced had. Giving the file away fails unless we
+ * own it or are root; then at least its group, where we are a member.
+ */
+static void keep_owner_and_mode(int fd, const struct stat *st)
+{
+	if (fchown(fd, st->st_uid, st->st_gid))
+		(void)!fchown(fd, (uid_t)-1, st->st_gid);
+	fchmod(fd, st->st_mode & (S_IRWXU | S_IRWXG | S_IRWXO | S_ISVTX));
+}
+
+/*
+ * The temporary: made while all signals are held and the handlers are in
+ * place, so no signal finds it without finding its name too.
+ */
+static int start_temp(const struct target *t, sigset_t *saved)
+{
+	sigset_t all;
+	int fd;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, saved);
+	catch_fatal_signals();
+	/* A new file gets what open(O_CREAT, 0666) would have given it. */
+	fd = make_temp(t->dirfd, doomed.name,
+		       t->kind == TARGET_NEW ? 0666 : 0600);
+	if (fd >= 0)
+		doomed.dirfd = t->dirfd;
+	sigprocmask(SIG_SETMASK, saved, NULL);
+	return fd;
+}
+
+static int replace(const struct target *t, const char *path,
+		   dg_write_fn write_fn, void *ctx, struct dg_diag *diag)
+{
+	sigset_t all, saved;
+	int fd, r;
+
+	fd = start_temp(t, &saved);
+	if (fd < 0)
+		return no_room(diag, path);
+	if (t->kind == TARGET_REGULAR)
+		keep_owner_and_mode(fd, &t->st);
+	r = write_fn(fd, ctx);
+	if (close(fd) && !r)
+		r = fail(diag, path, "cannot write", errno);
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, NULL);
+	if (!r && renameat(t->dirfd, doomed.name, t->dirfd, t->base))
+		r = fail(diag, path, "cannot replace it", errno);
 	if (r)
-		dg_error(diag, path, "cannot write: %s", strerror(errno));
-	close(mem);
+		unlinkat(t->dirfd, doomed.name, 0);
+	doomed.dirfd = -1;
+	sigprocmask(SIG_SETMASK, &saved, NULL);
 	return r;
-}
-
-/* The temporary's name: DIR/.BASE.XXXXXX, DIR being PATH's directory. */
-static char *temp_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	const char *base = path + dirlen;
-	size_t n = dirlen + 1 + strlen(base) + sizeof(".XXXXXX");
-	char *t = malloc(n);
-
-	if (t)
-		snprintf(t, n, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
-	return t;
-}
-
-static void file_mode(int fd)
-{
-	mode_t mask = umask(0);
-
-	umask(mask);
-	/* What open(O_CREAT, 0666) would have given the target. */
-	fchmod(fd, 0666 & ~mask);
 }
 
 int dg_output_atomic(const char *path, dg_write_fn write_fn, void *ctx,
 		     struct dg_diag *diag)
 {
-	sigset_t hold, saved;
-	struct stat st;
-	char *tmp, *real = NULL;
-	const char *target = path;
-	int fd, r = -1;
+	struct target t = { .dirfd = -1 };
+	int r = resolve(&t, path, diag);
 
-	if (!stat(path, &st) && !S_ISREG(st.st_mode))
-		return write_special(path, 0, write_fn, ctx, diag);
-	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
-		real = realpath(path, NULL);
-		/* Dangling: create what it names, as open() would. */
-		if (!real)
-			return write_special(path, O_CREAT | O_TRUNC, write_fn,
-					     ctx, diag);
-		target = real;
-	}
-	tmp = temp_name(target);
-	if (!tmp) {
-		dg_error(diag, path, "out of memory");
-		free(real);
-		return -1;
-	}
-	sigemptyset(&hold);
-	sigaddset(&hold, SIGINT);
-	sigaddset(&hold, SIGTERM);
-	sigaddset(&hold, SIGHUP);
-	sigaddset(&hold, SIGQUIT);
-	sigaddset(&hold, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &hold, &saved);
-
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		dg_error(diag, path,
-			 "cannot create a temporary file beside it: %s; check "
-			 "that its directory exists and is writable",
-			 strerror(errno));
-		goto out;
-	}
-	file_mode(fd);
-	r = write_fn(fd, ctx);
-	if (close(fd) && !r) {
-		dg_error(diag, path, "cannot write: %s", strerror(errno));
-		r = -1;
-	}
-	if (!r && rename(tmp, target)) {
-		dg_error(diag, path, "cannot replace it: %s", strerror(errno));
-		r = -1;
-	}
-	if (r)
-		unlink(tmp);
-out:
-	sigprocmask(SIG_SETMASK, &saved, NULL);
-	free(tmp);
-	free(real);
+	if (!r && (t.kind == TARGET_NEW || t.kind == TARGET_REGULAR))
+		r = replace(&t, path, write_fn, ctx, diag);
+	else if (!r)
+		r = write_in_place(&t, path, write_fn, ctx, diag);
+	if (t.dirfd >= 0)
+		close(t.dirfd);
+	free(t.text);
 	return r;
 }
