@@ -279,8 +279,15 @@ int sdt_write_semaphore_object(int fd, const struct sdt_target *t,
 		goto elf_error;
 	if ((r = finish_shstrtab(elf, &shstr, 0)) < 0)
 		goto elf_error;
-	if (elf_update(elf, ELF_C_WRITE) < 0)
-		goto elf_error;
+	/* libelf's own message for a failed write drops the cause. */
+	errno = 0;
+	if (elf_update(elf, ELF_C_WRITE) < 0) {
+		if (!errno)
+			goto elf_error;
+		r = set_err(err, errlen, -errno, "cannot write the object: %s",
+			    strerror(errno));
+		goto out;
+	}
 	r = 0;
 	goto out;
 elf_error:
