@@ -60,4 +60,34 @@ kill -TERM $! 2>/dev/null
 wait
 left=$(ls -A ../out | grep '^\.' || true)
 [ -z "$left" ] || fail "an interrupted run left $left"
+# Any name that fits NAME_MAX (255) works: the temporary's name is short.
+long=$(printf '%0250d' 0 | tr 0 x)
+"$DG" -h -s good.d -o ../out/$long.h || fail "a 252-character output name"
+"$DG" -G -s good.d -o ../out/$long.o || fail "a 252-character output name (-G)"
+cmp -s ref.h ../out/$long.h && cmp -s ref.o ../out/$long.o || fail "long names: wrong output"
+rm -f ../out/$long.h ../out/$long.o
+
+# A write that fails names its cause, and leaves the earlier output:
+# past a file size limit (SIGXFSZ ignored, so write() says EFBIG) ...
+echo earlier >../out/p.h && echo earlier >../out/p.o
+for out in p.h p.o; do
+	mode=-h
+	[ $out = p.o ] && mode=-G
+	(trap '' XFSZ && ulimit -f 8 && exec "$DG" $mode -s big.d -o ../out/$out) 2>err &&
+		fail "$mode past the file size limit succeeded"
+	grep -q "^../out/$out: error: .*File too large" err || fail "$mode EFBIG: $(cat err)"
+	expect_eq "$mode EFBIG keeps the output" earlier "$(cat ../out/$out)"
+done
+# ... and on a full file system.
+if [ "$(id -u)" = 0 ] && mkdir ../full && mount -t tmpfs -o size=64k tmpfs ../full 2>/dev/null; then
+	trap 'umount "$T/full"; rm -rf "$T"' EXIT
+	for mode in h G; do
+		"$DG" -$mode -s big.d -o ../full/p 2>err && fail "-$mode on a full disk succeeded"
+		grep -q "^../full/p: error: .*No space left on device" err ||
+			fail "-$mode ENOSPC: $(cat err)"
+	done
+	[ -z "$(ls -A ../full)" ] || fail "a full disk kept $(ls -A ../full)"
+else
+	note "not root or no tmpfs: the full-disk case is not checked"
+fi
 exit 0
