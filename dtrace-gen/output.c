@@ -22,12 +22,17 @@
  * root), its owner and group: writing through open() would have kept
  * them too.
  *
- * Signals. A run killed while the temporary exists must not leave it
- * behind: every signal whose default action ends the process is caught,
- * and its handler removes the temporary (unlinkat is async-signal-safe)
- * and raises the signal again with the default action, so the parent
- * still sees what killed us. That is the only global state here: a
- * handler has nowhere else to look.
+ * Signals. A run killed while the temporary exists must neither leave it
+ * behind nor install a half-written file. So every signal is held while
+ * the temporary exists (one system call, where catching each fatal
+ * signal would take some fifty: dtrace-gen's time is mostly process
+ * start-up). Before the rename, a signal that arrived meanwhile and
+ * would end the process (SIGINT, SIGTERM, SIGXFSZ from a file size
+ * limit, SIGUSR1, a real-time signal, ...) makes us remove the temporary
+ * instead; releasing the signals then ends the process by that signal,
+ * with its default action, as the parent expects. A write to a local
+ * file does not block for long, so holding signals delays them by no
+ * more than the write itself.
  *
  * Other targets. One that exists and is not a regular file (-o /dev/null,
  * a pipe, a terminal) is written in place, from a complete image in
@@ -76,48 +81,34 @@ struct target {
 	enum target_kind kind;
 };
 
-/* What a fatal signal must remove, set only while all signals are held. */
-static struct {
-	volatile sig_atomic_t dirfd;
-	char name[TEMP_LEN + 1];
-} doomed = { -1, "" };
-
-static void remove_temp_and_die(int sig)
-{
-	struct sigaction dfl;
-
-	if (doomed.dirfd >= 0)
-		unlinkat(doomed.dirfd, doomed.name, 0);
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigaction(sig, &dfl, NULL);
-	/* Held until this handler returns, then fatal. */
-	raise(sig);
-}
-
 /* Signals whose default action is to ignore, stop or continue. */
 static int harmless_signal(int sig)
 {
 	return sig == SIGCHLD || sig == SIGCONT || sig == SIGURG ||
 	       sig == SIGWINCH || sig == SIGTSTP || sig == SIGTTIN ||
-	       sig == SIGTTOU || sig == SIGKILL || sig == SIGSTOP;
+	       sig == SIGTTOU;
 }
 
-/* Catch every fatal signal the process does not ignore (nohup, make). */
-static void catch_fatal_signals(void)
+/*
+ * Did a signal arrive while they were held that will end the process
+ * once they are not? One neither ignored nor held by whoever started us.
+ */
+static int fatal_signal_pending(const sigset_t *saved)
 {
-	struct sigaction act, old;
+	struct sigaction act;
+	sigset_t pending;
 	int sig;
 
-	memset(&act, 0, sizeof(act));
-	act.sa_handler = remove_temp_and_die;
-	sigfillset(&act.sa_mask);
+	if (sigpending(&pending))
+		return 0;
 	for (sig = 1; sig <= SIGRTMAX; sig++) {
-		if (harmless_signal(sig) || sigaction(sig, &act, &old))
+		if (!sigismember(&pending, sig) || sigismember(saved, sig) ||
+		    harmless_signal(sig))
 			continue;
-		if (old.sa_handler == SIG_IGN)
-			sigaction(sig, &old, NULL);
+		if (!sigaction(sig, NULL, &act) && act.sa_handler != SIG_IGN)
+			return 1;
 	}
+	return 0;
 }
 
 int dg_output_guard_std_fds(void)
@@ -383,47 +374,37 @@ static void keep_owner_and_mode(int fd, const struct stat *st)
 }
 
 /*
- * The temporary: made while all signals are held and the handlers are in
- * place, so no signal finds it without finding its name too.
+ * All signals are held from before the temporary exists until it is
+ * renamed or removed; one that arrived meanwhile and would kill us
+ * undoes the temporary instead of the rename, then takes effect.
  */
-static int start_temp(const struct target *t, sigset_t *saved)
-{
-	sigset_t all;
-	int fd;
-
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, saved);
-	catch_fatal_signals();
-	/* A new file gets what open(O_CREAT, 0666) would have given it. */
-	fd = make_temp(t->dirfd, doomed.name,
-		       t->kind == TARGET_NEW ? 0666 : 0600);
-	if (fd >= 0)
-		doomed.dirfd = t->dirfd;
-	sigprocmask(SIG_SETMASK, saved, NULL);
-	return fd;
-}
-
 static int replace(const struct target *t, const char *path,
 		   dg_write_fn write_fn, void *ctx, struct dg_diag *diag)
 {
+	char name[TEMP_LEN + 1];
 	sigset_t all, saved;
 	int fd, r;
 
-	fd = start_temp(t, &saved);
-	if (fd < 0)
-		return no_room(diag, path);
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &saved);
+	/* A new file gets what open(O_CREAT, 0666) would have given it. */
+	fd = make_temp(t->dirfd, name, t->kind == TARGET_NEW ? 0666 : 0600);
+	if (fd < 0) {
+		r = no_room(diag, path);
+		goto out;
+	}
 	if (t->kind == TARGET_REGULAR)
 		keep_owner_and_mode(fd, &t->st);
 	r = write_fn(fd, ctx);
 	if (close(fd) && !r)
 		r = fail(diag, path, "cannot write", errno);
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, NULL);
-	if (!r && renameat(t->dirfd, doomed.name, t->dirfd, t->base))
+	if (!r && fatal_signal_pending(&saved))
+		r = -1;
+	if (!r && renameat(t->dirfd, name, t->dirfd, t->base))
 		r = fail(diag, path, "cannot replace it", errno);
 	if (r)
-		unlinkat(t->dirfd, doomed.name, 0);
-	doomed.dirfd = -1;
+		unlinkat(t->dirfd, name, 0);
+out:
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 	return r;
 }
