@@ -214,33 +214,74 @@ static int write_in_place(const struct target *t, const char *path,
 	return fd < 0 ? -1 : r;
 }
 
-/* What fs.protected_symlinks says; on when it cannot be read. */
-static int symlinks_protected(void)
+/* A /proc/sys/fs/NAME setting (0, 1, 2); 1 when it cannot be read. */
+static int fs_setting(const char *name)
 {
-	int fd = open("/proc/sys/fs/protected_symlinks", O_RDONLY | O_CLOEXEC);
-	char c = '1';
+	char path[64], c = '1';
+	int fd;
 
+	snprintf(path, sizeof(path), "/proc/sys/fs/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
-		if (read(fd, &c, 1) != 1)
+		if (read(fd, &c, 1) != 1 || c < '0' || c > '9')
 			c = '1';
 		close(fd);
 	}
-	return c != '0';
+	return c - '0';
 }
 
 /*
- * The kernel's rule for following a link (fs/namei.c may_follow_link),
- * with the file system uid being the effective one: root is not exempt.
+ * Whether T's entry sits in a sticky directory and belongs to neither us
+ * nor the directory's owner: what the kernel's fs.protected_* settings
+ * guard against (someone planting it for us). Gives the directory's mode.
+ * The file system uid is the effective one; root is not exempt.
  */
-static int may_follow(const struct target *t)
+static int planted(const struct target *t, mode_t *dir_mode)
 {
 	struct stat dir;
 
 	if (t->st.st_uid == geteuid() || fstat(t->dirfd, &dir))
+		return 0;
+	*dir_mode = dir.st_mode;
+	return (dir.st_mode & S_ISVTX) && dir.st_uid != t->st.st_uid;
+}
+
+/* The kernel's rule for following a link (fs/namei.c may_follow_link). */
+static int may_follow(const struct target *t)
+{
+	mode_t dir;
+
+	return !planted(t, &dir) || !(dir & S_IWOTH) ||
+	       !fs_setting("protected_symlinks");
+}
+
+/*
+ * The kernel's rule for opening an existing file with O_CREAT, as a
+ * shell's `>' or SystemTap's dtrace does (may_create_in_sticky): a file
+ * planted in /tmp is refused, not filled with our output for its owner
+ * to edit before the build includes it.
+ */
+static int may_replace(const struct target *t)
+{
+	const char *name = S_ISREG(t->st.st_mode)  ? "protected_regular" :
+			   S_ISFIFO(t->st.st_mode) ? "protected_fifos" :
+						     NULL;
+	mode_t dir;
+
+	if (!name || !planted(t, &dir) || !(dir & (S_IWOTH | S_IWGRP)))
 		return 1;
-	if ((dir.st_mode & (S_ISVTX | S_IWOTH)) != (S_ISVTX | S_IWOTH))
-		return 1;
-	return dir.st_uid == t->st.st_uid || !symlinks_protected();
+	return fs_setting(name) < (dir & S_IWOTH ? 1 : 2);
+}
+
+static int refuse(const struct target *t, const char *path,
+		  const char *setting, struct dg_diag *diag)
+{
+	dg_error(diag, path,
+		 "cannot open for writing: %s: `%s' is in a sticky directory "
+		 "others can write to, and belongs neither to you nor to the "
+		 "directory's owner (fs.%s)",
+		 strerror(EACCES), t->text, setting);
+	return -1;
 }
 
 /* Open the directory TEXT's last component lives in, relative to AT. */
@@ -283,24 +324,15 @@ static int read_link(struct target *t)
 /* Sort out what T's last component is, once it is no link. */
 static int classify(struct target *t, const char *path, struct dg_diag *diag)
 {
-	if (S_ISREG(t->st.st_mode))
-		t->kind = TARGET_REGULAR;
-	else if (S_ISDIR(t->st.st_mode))
+	if (S_ISDIR(t->st.st_mode))
 		return fail(diag, path, "cannot write it", EISDIR);
-	else
-		t->kind = TARGET_SPECIAL;
+	if (!may_replace(t))
+		return refuse(t, path,
+			      S_ISREG(t->st.st_mode) ? "protected_regular" :
+						       "protected_fifos",
+			      diag);
+	t->kind = S_ISREG(t->st.st_mode) ? TARGET_REGULAR : TARGET_SPECIAL;
 	return 0;
-}
-
-static int refuse_link(const struct target *t, const char *path,
-		       struct dg_diag *diag)
-{
-	dg_error(diag, path,
-		 "cannot open for writing: %s: the link `%s' is in a sticky "
-		 "directory anyone can write to, and belongs neither to you "
-		 "nor to the directory's owner (fs.protected_symlinks)",
-		 strerror(EACCES), t->text);
-	return -1;
 }
 
 static int resolve(struct target *t, const char *path, struct dg_diag *diag)
@@ -332,7 +364,7 @@ static int resolve(struct target *t, const char *path, struct dg_diag *diag)
 			return fail(diag, path, "cannot open for writing",
 				    ELOOP);
 		if (!may_follow(t))
-			return refuse_link(t, path, diag);
+			return refuse(t, path, "protected_symlinks", diag);
 		if (!fstatfs(t->dirfd, &fs) && fs.f_type == PROC_FS_MAGIC) {
 			t->kind = TARGET_PROC;
 			return 0;

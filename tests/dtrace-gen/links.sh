@@ -35,54 +35,62 @@ as_nobody 'umask 077 && echo secret >box/theirs.h' || fail "as nobody"
 expect_eq "owner of a replaced output" "nobody 600" "$(stat -c '%U %a' box/theirs.h)"
 cmp -s ref.h box/theirs.h || fail "box/theirs.h not replaced"
 
-# A planted link in a sticky world-writable directory, with the kernel's
-# setting on and off: our verdict must be the kernel's own (cat opens the
-# same path through the same link).
-setting=/proc/sys/fs/protected_symlinks
-saved=$(cat "$setting" 2>/dev/null) || skip "cannot read $setting"
-trap 'echo "$saved" >"$setting" 2>/dev/null; rm -rf "$T"' EXIT
-settings="1 0"
-for s in $settings; do
-	if ! echo "$s" >"$setting" 2>/dev/null; then
-		note "cannot change $setting: checking the current value ($saved) only"
-		settings=$saved
-		break
-	fi
+# Files planted in a sticky directory anyone can write to (a link to a
+# file of nobody's; a file of nobody's), with the kernel's settings on and
+# off: dtrace-gen's verdict must be the kernel's for a shell's `>>' (open
+# with O_CREAT, through the same link), which changes nothing.
+saved=
+for s in symlinks regular; do
+	saved="$saved $(cat /proc/sys/fs/protected_$s 2>/dev/null)" ||
+		skip "cannot read fs.protected_$s"
 done
-for s in $settings; do
-	echo "$s" >"$setting" 2>/dev/null
+set_protection() {
+	echo "$1" >/proc/sys/fs/protected_symlinks 2>/dev/null &&
+		echo "$2" >/proc/sys/fs/protected_regular 2>/dev/null
+}
+trap 'set_protection $saved; rm -rf "$T"' EXIT
+combos="1,1 1,0 0,1 0,0"
+if ! set_protection 1 1; then
+	note "cannot change fs.protected_*: checking the current values only"
+	combos=$(echo $saved | tr ' ' ,)
+fi
+for c in $combos; do
+	set_protection ${c%,*} ${c#*,}
 	rm -rf sticky && mkdir sticky && chmod 1777 sticky || fail "mkdir sticky"
-	as_nobody 'umask 077 && echo secret >sticky/victim &&
-		ln -s victim sticky/probes.h' || fail "planting the link"
-	kernel=refuses ours=refuses
-	cat sticky/probes.h >/dev/null 2>&1 && kernel=follows
-	"$DG" -h -s p.d -o sticky/probes.h 2>err && ours=follows
-	note "protected_symlinks=$s: the kernel $kernel the link, dtrace-gen $ours"
-	expect_eq "protected_symlinks=$s: dtrace-gen's verdict vs the kernel's" "$kernel" "$ours"
+	as_nobody 'umask 077 && echo secret >sticky/victim && echo planted >sticky/plant.h &&
+		ln -s victim sticky/probes.h' || fail "planting"
+	for out in probes.h plant.h; do
+		kernel=refuses ours=refuses
+		(: >>sticky/$out) 2>/dev/null && kernel=accepts
+		"$DG" -h -s p.d -o sticky/$out 2>err && ours=accepts
+		note "symlinks,regular=$c: for $out, the kernel $kernel, dtrace-gen $ours"
+		expect_eq "symlinks,regular=$c: $out: dtrace-gen's verdict vs the kernel's" "$kernel" "$ours"
+		file=sticky/plant.h was=planted
+		[ $out = probes.h ] && file=sticky/victim was=secret
+		if [ $ours = refuses ]; then
+			grep -q "Permission denied" err || fail "refusal: $(cat err)"
+			expect_eq "$c: $file after a refusal" $was "$(cat $file)"
+		else
+			cmp -s ref.h $file || fail "$c: $file not written"
+		fi
+	done
 	[ -L sticky/probes.h ] || fail "the link itself was replaced"
-	expect_eq "victim's owner and mode" "nobody $group 600" \
-		"$(stat -c '%U %G %a' sticky/victim)"
-	if [ $ours = refuses ]; then
-		expect_eq "victim untouched" secret "$(cat sticky/victim)"
-		grep -q "Permission denied" err || fail "refusal message: $(cat err)"
-	else
-		cmp -s ref.h sticky/victim || fail "followed link did not write the file"
-	fi
-	left=$(ls -A sticky | grep -v -x -e victim -e probes.h)
+	expect_eq "victim's owner and mode" "nobody $group 600" "$(stat -c '%U %G %a' sticky/victim)"
+	left=$(ls -A sticky | grep -v -x -e victim -e probes.h -e plant.h)
 	[ -z "$left" ] || fail "files left in the sticky directory: $left"
 done
 
-# Links the kernel always follows there: our own, and the directory
-# owner's. Each leads to nobody's file, which stays nobody's.
-echo 1 >"$setting" 2>/dev/null
+# Links the kernel follows there whatever the settings: our own, and the
+# directory owner's, to a file of the same owner. Through an allowed link
+# the file is replaced and keeps its owner.
+set_protection 1 1
 rm -rf sticky && mkdir sticky && chmod 1777 sticky || fail "mkdir sticky"
-as_nobody 'umask 077 && echo secret >sticky/victim' || fail "as nobody"
-ln -s victim sticky/ours.h || fail "ln"
+echo ours >sticky/mine && ln -s mine sticky/ours.h || fail "ln"
 "$DG" -h -s p.d -o sticky/ours.h || fail "our own link in a sticky directory refused"
-cmp -s ref.h sticky/victim || fail "our own link: file not written"
-expect_eq "owner after writing through our link" "nobody 600" "$(stat -c '%U %a' sticky/victim)"
-as_nobody 'mkdir -m 1777 box/theirs && echo secret >box/theirs/v &&
+cmp -s ref.h sticky/mine || fail "our own link: file not written"
+as_nobody 'mkdir -m 1777 box/theirs && umask 077 && echo secret >box/theirs/v &&
 	ln -s v box/theirs/l.h' || fail "as nobody"
 "$DG" -h -s p.d -o box/theirs/l.h || fail "the directory owner's link refused"
 cmp -s ref.h box/theirs/v || fail "the owner's link: file not written"
+expect_eq "owner through the owner's link" "nobody 600" "$(stat -c '%U %a' box/theirs/v)"
 exit 0
