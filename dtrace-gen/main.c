@@ -273,7 +273,16 @@ static char *default_output(const char *input, const char *suffix)
 	return r;
 }
 
-static int read_file(const char *path, struct dg_buf *out,
+/* ST is the placeholder standing for a stdin closed when we started. */
+static int closed_stdin(const struct stat *st)
+{
+	struct stat in;
+
+	return !fstat(0, &in) && in.st_dev == st->st_dev &&
+	       in.st_ino == st->st_ino;
+}
+
+static int read_file(const char *path, int stdin_closed, struct dg_buf *out,
 		     struct dg_diag *diag)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -286,6 +295,11 @@ static int read_file(const char *path, struct dg_buf *out,
 	}
 	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
 		dg_error(diag, path, "is a directory, not a .d file");
+		close(fd);
+		return -1;
+	}
+	if (stdin_closed && closed_stdin(&st)) {
+		dg_error(diag, path, "cannot read it: standard input is closed");
 		close(fd);
 		return -1;
 	}
@@ -433,7 +447,7 @@ int main(int argc, char **argv)
 		r = dg_preprocess(cpp && *cpp ? cpp : "cpp", o.cpp_flags,
 				  o.ncpp_flags, o.input, &text, &diag);
 	} else {
-		r = read_file(o.input, &text, &diag);
+		r = read_file(o.input, closed & 1, &text, &diag);
 	}
 	if (!r)
 		r = dg_parse(&m, o.input, text.data ? text.data : "", text.len,

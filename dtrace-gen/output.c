@@ -321,6 +321,14 @@ static int read_link(struct target *t)
 	return 0;
 }
 
+/* /proc/self/fd and the like: links there are open files, not paths. */
+static int on_procfs(int dirfd)
+{
+	struct statfs fs;
+
+	return !fstatfs(dirfd, &fs) && fs.f_type == PROC_FS_MAGIC;
+}
+
 /* Sort out what T's last component is, once it is no link. */
 static int classify(struct target *t, const char *path, struct dg_diag *diag)
 {
@@ -338,8 +346,9 @@ static int classify(struct target *t, const char *path, struct dg_diag *diag)
 static int resolve(struct target *t, const char *path, struct dg_diag *diag)
 {
 	int at = AT_FDCWD, hops;
-	struct statfs fs;
 
+	if (!*path)
+		return fail(diag, NULL, "the output's name is empty", ENOENT);
 	t->text = strdup(path);
 	if (!t->text)
 		return fail(diag, path, "cannot resolve it", ENOMEM);
@@ -365,7 +374,7 @@ static int resolve(struct target *t, const char *path, struct dg_diag *diag)
 				    ELOOP);
 		if (!may_follow(t))
 			return refuse(t, path, "protected_symlinks", diag);
-		if (!fstatfs(t->dirfd, &fs) && fs.f_type == PROC_FS_MAGIC) {
+		if (on_procfs(t->dirfd)) {
 			t->kind = TARGET_PROC;
 			return 0;
 		}
@@ -392,6 +401,18 @@ static int make_temp(int dirfd, char *name, mode_t mode)
 			break;
 	}
 	return fd;
+}
+
+static int no_temp(const struct target *t, const char *path,
+		   struct dg_diag *diag)
+{
+	int err = errno;
+
+	/* /dev/fd/9 with nothing open as 9: nothing can be made there. */
+	if (on_procfs(t->dirfd))
+		return fail(diag, path, "cannot open for writing", ENOENT);
+	errno = err;
+	return no_room(diag, path);
 }
 
 /*
@@ -422,7 +443,7 @@ static int replace(const struct target *t, const char *path,
 	/* A new file gets what open(O_CREAT, 0666) would have given it. */
 	fd = make_temp(t->dirfd, name, t->kind == TARGET_NEW ? 0666 : 0600);
 	if (fd < 0) {
-		r = no_room(diag, path);
+		r = no_temp(t, path, diag);
 		goto out;
 	}
 	if (t->kind == TARGET_REGULAR)

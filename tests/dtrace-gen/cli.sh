@@ -29,6 +29,12 @@ fi
 grep -q "^/dev/stdout: error: .*closed" err || fail "-o /dev/stdout >&-: $(cat err)"
 "$DG" -h -s probes.d -o /dev/stdout >out.h && "$DG" -h -s probes.d -o ref.h &&
 	cmp -s ref.h out.h || fail "-o /dev/stdout"
+"$DG" -h -s /dev/stdin -o in.h <&- 2>err && fail "-s /dev/stdin with stdin closed succeeded"
+grep -q "standard input is closed" err || fail "-s /dev/stdin <&-: $(cat err)"
+"$DG" -h -s probes.d -o /dev/fd/9 9>&- 2>err && fail "-o /dev/fd/9, 9 not open, succeeded"
+grep -q "^/dev/fd/9: error: cannot open for writing: No such file" err || fail "-o /dev/fd/9: $(cat err)"
+"$DG" -h -s probes.d -o "" 2>err && fail "an empty output name accepted"
+grep -q "error: the output's name is empty" err || fail "-o '': $(cat err)"
 # An option missing its argument says so, last on the line or not.
 for opt in -x -o -s -I -D -U; do
 	"$DG" -h -s probes.d $opt >out 2>err && fail "$opt without its argument accepted"
