@@ -8,7 +8,8 @@
  * in separate form, -s/-o also joined, one of -h/-G, exactly one -s; the
  * flags Solaris users pass (-32/-64 on x86, -fpic/-fPIC, -x ARG, -k,
  * --types) are accepted. Diagnostics go to stderr, nothing to stdout but
- * --help and --version. Exit status 0, or 1 after an error.
+ * --help and --version (which fail if it cannot be written). Exit status
+ * 0, or 1 after an error.
  *
  * This file only decides what to do; each stage is in its own file (see
  * dtrace-gen.h).

@@ -10,7 +10,10 @@
  * for the same answer in what we are given, most telling first:
  *
  *  1. the object files on the command line (the ones the probes are
- *     linked with; a libtool `.lo' names its real object inside);
+ *     linked with; a libtool `.lo' names its real object inside). Each
+ *     must be a regular file holding a whole ELF header of a machine we
+ *     know: a damaged one, or one we cannot write for, is an error, as
+ *     an object built on a misread machine would not link;
  *  2. -32 / -64, on x86;
  *  3. $CC and $CFLAGS: a cross compiler's triplet (`aarch64-linux-gnu-gcc',
  *     `clang --target=...') or -m32/-m64;
