@@ -182,8 +182,12 @@ static int open_in_place(const struct target *t, const char *path,
 		return fail(diag, path, "cannot open for writing: the stream "
 					"it names was closed",
 			    EBADF);
-	/* Through /proc the link leads anywhere, a regular file too. */
-	flags |= t->kind == TARGET_PROC ? O_TRUNC : O_NOFOLLOW;
+	/*
+	 * Through /proc the link may lead to a regular file: the one behind
+	 * `> probes.h' (the shell emptied it) or `>> build.log'. Appending
+	 * writes where the stream's own writes would have gone, in both.
+	 */
+	flags |= t->kind == TARGET_PROC ? O_APPEND : O_NOFOLLOW;
 	fd = openat(t->dirfd, t->base, flags);
 	if (fd < 0)
 		return fail(diag, path, "cannot open for writing", errno);

@@ -52,6 +52,11 @@ cmp -s ref.o ../out/new.h || fail "-o dangling.h did not create the file it name
 cmp -s ref.h ../out/captured.h || fail "-o a link to stdout did not write stdout"
 left=$(ls -A ../out | grep '^\.' || true)
 [ -z "$left" ] || fail "writing through links left $left"
+# -o /dev/stdout writes where stdout would: after what a `>>' keeps.
+echo "kept" >../out/log.h
+"$DG" -h -s good.d -o /dev/stdout >>../out/log.h || fail "-o /dev/stdout >>"
+expect_eq "-o /dev/stdout >> appends" "kept" "$(head -n 1 ../out/log.h)"
+expect_eq "-o /dev/stdout >> writes all" "$(($(wc -l <ref.h) + 1))" "$(wc -l <../out/log.h | tr -d ' ')"
 # An interrupted run (SIGTERM while writing a big file) leaves nothing.
 awk 'BEGIN { print "provider big {"; for (i = 0; i < 100000; i++) printf "probe p%d(int);\n", i; print "};" }' >big.d
 "$DG" -h -s big.d -o ../out/big.h &
