@@ -425,8 +425,11 @@ static int no_temp(const struct target *t, const char *path,
  */
 static void keep_owner_and_mode(int fd, const struct stat *st)
 {
-	/* Only when needed: a chown costs ext4 a millisecond. */
-	if ((st->st_uid != geteuid() || st->st_gid != getegid()) &&
+	struct stat now;
+
+	/* Only when they differ: a chown costs ext4 a millisecond. */
+	if ((fstat(fd, &now) || now.st_uid != st->st_uid ||
+	     now.st_gid != st->st_gid) &&
 	    fchown(fd, st->st_uid, st->st_gid))
 		(void)!fchown(fd, (uid_t)-1, st->st_gid);
 	fchmod(fd, st->st_mode & (S_IRWXU | S_IRWXG | S_IRWXO | S_ISVTX));

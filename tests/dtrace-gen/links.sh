@@ -35,6 +35,13 @@ as_nobody 'umask 077 && echo secret >box/theirs.h' || fail "as nobody"
 expect_eq "owner of a replaced output" "nobody 600" "$(stat -c '%U %a' box/theirs.h)"
 cmp -s ref.h box/theirs.h || fail "box/theirs.h not replaced"
 
+# In a set-group-ID directory a new file takes the directory's group; the
+# replaced file keeps its own.
+mkdir sgid && chgrp "$group" sgid && chmod g+s sgid && echo old >sgid/g.h &&
+	chgrp "$(id -gn)" sgid/g.h || fail "set-group-ID directory"
+"$DG" -h -s p.d -o sgid/g.h || fail "-h in a set-group-ID directory"
+expect_eq "group of a replaced output" "$(id -gn)" "$(stat -c %G sgid/g.h)"
+
 # Files planted in a sticky directory anyone can write to (a link to a
 # file of nobody's; a file of nobody's), with the kernel's settings on and
 # off: dtrace-gen's verdict must be the kernel's for a shell's `>>' (open
