@@ -10,8 +10,11 @@
  * and a link is followed only where the kernel itself would follow it for
  * open(O_WRONLY): fs.protected_symlinks refuses, in a sticky
  * world-writable directory, a link owned by neither the follower nor the
- * directory's owner. Everything after that works from the final
- * directory's descriptor, so a name swapped under us cannot redirect it.
+ * directory's owner. A file planted there by someone else is refused
+ * too, where fs.protected_regular refuses the O_CREAT open a shell's `>'
+ * does: its owner could edit our output before the build reads it.
+ * Everything after that works from the final directory's descriptor, so
+ * a name swapped under us cannot redirect it.
  *
  * How. A regular file (or a name not taken yet) is written to a fresh
  * temporary beside it, created with O_EXCL, and renamed over it once
@@ -20,7 +23,8 @@
  * that fits NAME_MAX still has a temporary that fits. A file replaced
  * keeps its mode and, where we may give it away (we own it, or we are
  * root), its owner and group: writing through open() would have kept
- * them too.
+ * them too. (No fsync: like compilers, we leave durability to the file
+ * system; ext4 flushes a file renamed over another by itself.)
  *
  * Signals. A run killed while the temporary exists must neither leave it
  * behind nor install a half-written file. So every signal is held while
@@ -38,7 +42,8 @@
  * a pipe, a terminal) is written in place, from a complete image in
  * memory: there is nothing to replace. A link in /proc (/dev/stdout leads
  * to /proc/self/fd/1) names an open file, not a path: the kernel opens
- * it. A standard stream that was closed when we started holds a
+ * it, appending: `> probes.h' left the file empty, `>> build.log' keeps
+ * what it had. A standard stream that was closed when we started holds a
  * placeholder (dg_output_guard_std_fds), which is refused there: writing
  * into it would be writing nothing at all.
  */
