@@ -9,7 +9,7 @@
  *   parser.c  tokens -> provider model (struct dg_model), checked
  *   header.c  model -> -h header text
  *   object.c  model -> -G object, through the ELF core
- *   output.c  write a file atomically (temp beside target, then rename)
+ *   output.c  write a file atomically and safely (temp beside, rename)
  *   diag.c    errors and warnings as FILE:LINE:COL with line and caret
  *   buf.c     growable byte buffer and the arena the model lives in
  *
@@ -233,11 +233,23 @@ void dg_object_free(struct dg_object *obj);
 
 /*
  * Create PATH atomically: WRITE(fd, ctx) fills a temporary file made
- * beside PATH, which is then renamed over it. On any failure the
- * temporary is removed and PATH is left as it was. Returns 0 or -1.
+ * beside PATH, which is then renamed over it. On any failure, or a fatal
+ * signal, the temporary is removed and PATH is left as it was. Symbolic
+ * links are followed only where the kernel would follow them. Returns 0
+ * or -1 (reported).
  */
 typedef int (*dg_write_fn)(int fd, void *ctx);
 int dg_output_atomic(const char *path, dg_write_fn write_fn, void *ctx,
 		     struct dg_diag *diag);
+
+/*
+ * Fill each of descriptors 0, 1 and 2 that is closed with a placeholder
+ * (a memory file named DG_CLOSED_FD_NAME), so that no file we open takes
+ * its number: diagnostics would land in an output, and -o /dev/stdout
+ * would reopen one of our own files. Returns the closed ones as a bit
+ * mask (bit N for descriptor N). Call first thing.
+ */
+#define DG_CLOSED_FD_NAME "dtrace-gen: closed descriptor"
+int dg_output_guard_std_fds(void);
 
 #endif

@@ -343,13 +343,18 @@ int sdt_write_semaphore_object(int fd, const struct sdt_sema_object *o,
 			r = sema_add_symtab(&b, o);
 		if (!r)
 			r = finish_shstrtab(b.elf, &b.shstr, 0);
+		errno = 0;
 		if (!r && elf_update(b.elf, ELF_C_WRITE) < 0)
-			r = -EIO;
+			r = errno ? -errno : -EIO;
 	}
+	/* libelf's own message for a failed write drops the cause (errno). */
 	if (r == -ENOMEM)
 		set_err(err, errlen, r, "out of memory");
-	else if (r < 0)
+	else if (r == -EIO)
 		r = elf_fail(err, errlen, "cannot write the object");
+	else if (r < 0)
+		set_err(err, errlen, r, "cannot write the object: %s",
+			strerror(-r));
 	elf_end(b.elf);
 	free(b.probes);
 	free(b.syms);

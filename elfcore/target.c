@@ -148,78 +148,125 @@ static uint32_t get32(const unsigned char *p, int msb)
 		     (uint32_t)get16(p + 2, 0) << 16 | get16(p, 0);
 }
 
+/* LLVM bitcode (clang -flto): an object, but no ELF header to read. */
+static int is_bitcode(const unsigned char *e, size_t len)
+{
+	static const unsigned char raw[] = { 'B', 'C', 0xc0, 0xde };
+	static const unsigned char wrapped[] = { 0xde, 0xc0, 0x17, 0x0b };
+
+	return len >= 4 && (!memcmp(e, raw, 4) || !memcmp(e, wrapped, 4));
+}
+
+/*
+ * A header is believed only when it is whole and says what it is twice:
+ * the identification bytes and, read in the byte order they claim,
+ * e_version and e_ehsize. A flipped byte-order byte or class byte fails
+ * there instead of naming a machine nobody has.
+ */
 int sdt_target_from_image(struct sdt_target *t, const void *image, size_t len)
 {
 	const unsigned char *e = image;
+	size_t ehsize, flags_off;
+	int msb;
 
-	if (len < EI_NIDENT + 4 || memcmp(e, ELFMAG, SELFMAG) != 0)
+	if (!len)
+		return -ENODATA;
+	if (is_bitcode(e, len))
+		return -ENOMSG;
+	if (memcmp(e, ELFMAG, len < SELFMAG ? len : SELFMAG))
 		return -ENOEXEC;
-	if (e[EI_CLASS] != ELFCLASS32 && e[EI_CLASS] != ELFCLASS64)
-		return -ENOEXEC;
-	if (e[EI_DATA] != ELFDATA2LSB && e[EI_DATA] != ELFDATA2MSB)
-		return -ENOEXEC;
-	int msb = e[EI_DATA] == ELFDATA2MSB;
-	/* e_flags sits after e_entry, e_phoff and e_shoff: address-sized. */
-	size_t flags_off = e[EI_CLASS] == ELFCLASS64 ? 48 : 36;
-
+	if (len < EI_NIDENT || e[EI_VERSION] != EV_CURRENT ||
+	    (e[EI_CLASS] != ELFCLASS32 && e[EI_CLASS] != ELFCLASS64) ||
+	    (e[EI_DATA] != ELFDATA2LSB && e[EI_DATA] != ELFDATA2MSB))
+		return -EBADMSG;
+	msb = e[EI_DATA] == ELFDATA2MSB;
+	ehsize = e[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
+					     sizeof(Elf32_Ehdr);
+	/* e_flags, then e_ehsize, follow three address-sized fields. */
+	flags_off = e[EI_CLASS] == ELFCLASS64 ? 48 : 36;
+	if (len < ehsize || get32(e + 20, msb) != EV_CURRENT ||
+	    get16(e + flags_off + 4, msb) != ehsize)
+		return -EBADMSG;
 	t->elf_class = e[EI_CLASS];
 	t->byte_order = e[EI_DATA];
 	t->machine = get16(e + 18, msb);
-	t->flags = len >= flags_off + 4 ? get32(e + flags_off, msb) : 0;
+	t->flags = get32(e + flags_off, msb);
 	return 0;
 }
 
 /*
  * The first object member of an ar archive (static libraries given to
  * dtrace -G): skip the symbol table ("/", "/SYM64/") and the long-name
- * table ("//"), then read the member like a file. Returns its offset.
+ * table ("//"), then read the member like a file. Gives its offset and
+ * size; -ENOMSG when the archive holds no object, -EBADMSG when a member
+ * header is damaged.
  */
-static int archive_first_object(int fd, off_t *at)
+static int archive_first_object(int fd, off_t *at, size_t *size)
 {
 	unsigned char hdr[60];
 	off_t off = 8; /* after "!<arch>\n" */
 
 	for (int i = 0; i < 16; i++) {
-		if (pread(fd, hdr, sizeof(hdr), off) != (ssize_t)sizeof(hdr) ||
-		    hdr[58] != '`' || hdr[59] != '\n')
-			return -ENOEXEC;
+		ssize_t n = pread(fd, hdr, sizeof(hdr), off);
+
+		if (n == 0)
+			return -ENOMSG;
+		if (n < 0)
+			return -errno;
+		if (n != (ssize_t)sizeof(hdr) || hdr[58] != '`' ||
+		    hdr[59] != '\n')
+			return -EBADMSG;
 		char size_text[11];
 		memcpy(size_text, hdr + 48, 10);
 		size_text[10] = 0;
 		char *end;
-		long long size = strtoll(size_text, &end, 10);
-		if (end == size_text || size < 0)
-			return -ENOEXEC;
+		long long member = strtoll(size_text, &end, 10);
+		if (end == size_text || member < 0)
+			return -EBADMSG;
 		if (hdr[0] != '/') {
 			*at = off + 60;
+			*size = (size_t)member;
 			return 0;
 		}
-		off += 60 + size + (size & 1);
+		off += 60 + member + (member & 1);
 	}
-	return -ENOEXEC;
+	return -EBADMSG;
+}
+
+int sdt_target_from_fd(struct sdt_target *t, int fd)
+{
+	unsigned char buf[64];
+	size_t member = sizeof(buf);
+	off_t at = 0;
+	ssize_t n = pread(fd, buf, sizeof(buf), 0);
+	int err;
+
+	if (n >= 8 && !memcmp(buf, "!<thin>\n", 8))
+		return -ENOMSG; /* members are other files, named inside */
+	if (n >= 8 && !memcmp(buf, "!<arch>\n", 8)) {
+		err = archive_first_object(fd, &at, &member);
+		if (err)
+			return err;
+		n = pread(fd, buf, sizeof(buf), at);
+	}
+	if (n < 0)
+		return -errno;
+	if ((size_t)n > member)
+		n = (ssize_t)member;
+	return sdt_target_from_image(t, buf, (size_t)n);
 }
 
 int sdt_target_from_file(struct sdt_target *t, const char *path)
 {
-	unsigned char buf[64];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	off_t at = 0;
-	int err = 0;
+	/* Non-blocking: a FIFO among the objects must not hang us. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	int err;
 
 	if (fd < 0)
 		return -errno;
-	ssize_t n = pread(fd, buf, sizeof(buf), 0);
-	if (n >= 8 && memcmp(buf, "!<arch>\n", 8) == 0) {
-		err = archive_first_object(fd, &at);
-		if (!err)
-			n = pread(fd, buf, sizeof(buf), at);
-	}
-	if (n < 0)
-		err = -errno;
+	err = sdt_target_from_fd(t, fd);
 	close(fd);
-	if (err)
-		return err;
-	return sdt_target_from_image(t, buf, (size_t)n);
+	return err;
 }
 
 const char *sdt_target_name(const struct sdt_target *t)

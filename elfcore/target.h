@@ -33,12 +33,20 @@ void sdt_target_host(struct sdt_target *t);
 
 /*
  * Read class, byte order, machine and flags from the ELF header of PATH
- * (or of the first object in PATH, an ar archive).
- * Returns 0, or a negative errno: -ENOEXEC when PATH is not ELF.
+ * (or of the first object in PATH, an ar archive). Returns 0, or a
+ * negative errno: -ENOEXEC when PATH is no object file (neither ELF nor
+ * an archive), -EBADMSG when its ELF header (or an archive member's
+ * header) is damaged or cut short, -ENOMSG when it is an object that
+ * names no machine (LLVM bitcode, an archive without object members),
+ * -ENODATA when it is empty. The machine may still be one we do not know
+ * (sdt_target_known()).
  */
 int sdt_target_from_file(struct sdt_target *t, const char *path);
 
-/* Same, from the first bytes of an ELF image (at least 64 bytes, or LEN). */
+/* Same, from a file open for reading. */
+int sdt_target_from_fd(struct sdt_target *t, int fd);
+
+/* Same, from the first LEN bytes of an image (a whole ELF header). */
 int sdt_target_from_image(struct sdt_target *t, const void *image, size_t len);
 
 /*

@@ -5,6 +5,9 @@ DTRACE_GEN_TESTS = \
 	tests/dtrace-gen/compat.sh \
 	tests/dtrace-gen/errors.sh \
 	tests/dtrace-gen/atomic.sh \
+	tests/dtrace-gen/links.sh \
+	tests/dtrace-gen/signals.sh \
+	tests/dtrace-gen/objects.sh \
 	tests/dtrace-gen/cli.sh \
 	tests/dtrace-gen/compile.sh \
 	tests/dtrace-gen/link.sh \
