@@ -27,7 +27,7 @@ static size_t desc_size(const struct sdt_target *t, const struct sdt_note *n)
 
 size_t sdt_note_size(const struct sdt_target *t, const struct sdt_note *n)
 {
-	return NHDR_SIZE + OWNER_SIZE + align4(desc_size(t, n));
+	return sdt_nhdr_size(SDT_NOTE_OWNER) + align4(desc_size(t, n));
 }
 
 static void put(const struct sdt_target *t, unsigned char *p, uint64_t v,
@@ -55,6 +55,24 @@ static uint64_t get(const struct sdt_target *t, const unsigned char *p,
 	return v;
 }
 
+size_t sdt_nhdr_size(const char *owner)
+{
+	return NHDR_SIZE + align4(strlen(owner) + 1);
+}
+
+size_t sdt_nhdr_encode(const struct sdt_target *t, const char *owner,
+		       uint32_t descsz, uint32_t type, unsigned char *buf)
+{
+	size_t namesz = strlen(owner) + 1, size = sdt_nhdr_size(owner);
+
+	put(t, buf, namesz, 4);
+	put(t, buf + 4, descsz, 4);
+	put(t, buf + 8, type, 4);
+	memset(buf + NHDR_SIZE, 0, size - NHDR_SIZE);
+	memcpy(buf + NHDR_SIZE, owner, namesz);
+	return size;
+}
+
 static unsigned char *put_str(unsigned char *p, const char *s)
 {
 	size_t len = strlen(s) + 1;
@@ -71,11 +89,7 @@ size_t sdt_note_encode(const struct sdt_target *t, const struct sdt_note *n,
 	size_t total = sdt_note_size(t, n);
 	unsigned char *p = buf;
 
-	put(t, p, OWNER_SIZE, 4);
-	put(t, p + 4, dsz, 4);
-	put(t, p + 8, SDT_NOTE_TYPE, 4);
-	memcpy(p + NHDR_SIZE, SDT_NOTE_OWNER, OWNER_SIZE);
-	p += NHDR_SIZE + OWNER_SIZE;
+	p += sdt_nhdr_encode(t, SDT_NOTE_OWNER, (uint32_t)dsz, SDT_NOTE_TYPE, p);
 	put(t, p, n->pc, asz);
 	put(t, p + asz, n->base, asz);
 	put(t, p + 2 * asz, n->semaphore, asz);

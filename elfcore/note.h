@@ -23,6 +23,11 @@
 #define SDT_NOTE_SECTION ".note.stapsdt"
 #define SDT_BASE_SECTION ".stapsdt.base"
 
+/* Argument types of probes: docs/typed-probes.md, elfcore/typerec.h. */
+#define SDT_TYPES_SECTION ".note.sdtkit"
+#define SDT_TYPES_OWNER "sdtkit"
+#define SDT_TYPES_NT 1
+
 struct sdt_note {
 	uint64_t pc;
 	uint64_t base;
@@ -31,6 +36,15 @@ struct sdt_note {
 	const char *name;
 	const char *args; /* "" for no arguments */
 };
+
+/*
+ * An ELF note header for OWNER (namesz includes its NUL), DESCSZ and TYPE
+ * in T's byte order, then OWNER padded with NULs to 4, at BUF. Returns the
+ * bytes written: sdt_nhdr_size(OWNER). Shared by every note we write.
+ */
+size_t sdt_nhdr_size(const char *owner);
+size_t sdt_nhdr_encode(const struct sdt_target *t, const char *owner,
+		       uint32_t descsz, uint32_t type, unsigned char *buf);
 
 /* Bytes the encoded note takes, header and padding included. */
 size_t sdt_note_size(const struct sdt_target *t, const struct sdt_note *n);

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Typed-probe records (typerec.h). Only the note header has a byte order;
+ * the descriptor is strings, so one layout serves every target.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "typerec.h"
+
+static size_t align4(size_t n)
+{
+	return (n + 3) & ~(size_t)3;
+}
+
+static const char *arg_name(const struct sdt_typerec *r, unsigned i)
+{
+	return r->names && r->names[i] ? r->names[i] : "";
+}
+
+/* The count as the descriptor spells it: decimal, no sign or padding. */
+static int count_text(unsigned n, char *buf, size_t len)
+{
+	return snprintf(buf, len, "%u", n);
+}
+
+static size_t desc_size(const struct sdt_typerec *r)
+{
+	char count[16];
+	size_t size = strlen(r->provider) + 1 + strlen(r->name) + 1 +
+		      (size_t)count_text(r->nargs, count, sizeof(count)) + 1;
+
+	for (unsigned i = 0; i < r->nargs; i++)
+		size += strlen(r->types[i]) + 1 + strlen(arg_name(r, i)) + 1;
+	return size;
+}
+
+size_t sdt_typerec_size(const struct sdt_typerec *r)
+{
+	return sdt_nhdr_size(SDT_TYPES_OWNER) + align4(desc_size(r));
+}
+
+static unsigned char *put_str(unsigned char *p, const char *s)
+{
+	size_t len = strlen(s) + 1;
+
+	memcpy(p, s, len);
+	return p + len;
+}
+
+size_t sdt_typerec_encode(const struct sdt_target *t,
+			  const struct sdt_typerec *r, unsigned char *buf)
+{
+	size_t dsz = desc_size(r), total = sdt_typerec_size(r);
+	unsigned char *p = buf;
+	char count[16];
+
+	p += sdt_nhdr_encode(t, SDT_TYPES_OWNER, (uint32_t)dsz, SDT_TYPES_NT,
+			     p);
+	count_text(r->nargs, count, sizeof(count));
+	p = put_str(p, r->provider);
+	p = put_str(p, r->name);
+	p = put_str(p, count);
+	for (unsigned i = 0; i < r->nargs; i++) {
+		p = put_str(p, r->types[i]);
+		p = put_str(p, arg_name(r, i));
+	}
+	memset(p, 0, (size_t)(buf + total - p));
+	return total;
+}
