@@ -225,6 +225,8 @@ struct dg_object {
 	size_t n;
 	int hidden;
 	struct dg_buf names; /* the symbols' storage */
+	unsigned char *types; /* the typed-probe records, encoded */
+	size_t types_size;
 };
 
 /*

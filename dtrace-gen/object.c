@@ -18,6 +18,10 @@
  *
  * Symbols are hidden unless STAP_SDT_V2 or V1 is defined (-D), as with
  * SystemTap; V1 also names them `probe_semaphore', without the provider.
+ *
+ * The object also carries every probe's typed-probe record (argument
+ * types and names, docs/typed-probes.md) in a note section of its own;
+ * it holds no address, so it needs no relocation and links anywhere.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,6 +30,7 @@
 #include "dtrace-gen.h"
 #include "elfobj.h"
 #include "target.h"
+#include "typerec.h"
 
 static int same_target(const struct sdt_target *a, const struct sdt_target *b)
 {
@@ -251,6 +256,36 @@ static int v1_clash(const struct dg_object *obj, const struct dg_model *m,
 	return r ? -1 : 0;
 }
 
+static struct sdt_typerec typerec_of(const struct dg_probe *p)
+{
+	struct sdt_typerec r = { .provider = p->provider, .name = p->name,
+				 .nargs = p->nargs, .types = p->types,
+				 .names = p->names };
+	return r;
+}
+
+/* The records of all probes, in declaration order, in the target's order. */
+static int encode_types(struct dg_object *obj, const struct dg_model *m)
+{
+	size_t i, size = 0, at = 0;
+
+	for (i = 0; i < m->nprobes; i++) {
+		struct sdt_typerec r = typerec_of(&m->probes[i]);
+
+		size += sdt_typerec_size(&r);
+	}
+	obj->types = malloc(size ? size : 1);
+	if (!obj->types)
+		return -1;
+	for (i = 0; i < m->nprobes; i++) {
+		struct sdt_typerec r = typerec_of(&m->probes[i]);
+
+		at += sdt_typerec_encode(&obj->target, &r, obj->types + at);
+	}
+	obj->types_size = size;
+	return 0;
+}
+
 int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
 		      const struct dg_object_opts *o, struct dg_diag *diag)
 {
@@ -263,7 +298,7 @@ int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
 	obj->n = m->nprobes;
 	obj->symbols = calloc(m->nprobes + 1, sizeof(*obj->symbols));
 	offs = calloc(m->nprobes + 1, sizeof(*offs));
-	if (!obj->symbols || !offs)
+	if (!obj->symbols || !offs || encode_types(obj, m))
 		goto nomem;
 	/* Offsets first: the buffer moves while it grows. */
 	for (i = 0; i < m->nprobes; i++) {
@@ -306,6 +341,7 @@ int dg_object_write(int fd, const struct dg_object *obj, const char *out,
 void dg_object_free(struct dg_object *obj)
 {
 	free(obj->symbols);
+	free(obj->types);
 	dg_buf_free(&obj->names);
 	memset(obj, 0, sizeof(*obj));
 }
