@@ -322,11 +322,16 @@ nomem:
 int dg_object_write(int fd, const struct dg_object *obj, const char *out,
 		    struct dg_diag *diag)
 {
+	const struct sdt_sema_object desc = { .target = obj->target,
+					      .symbols = obj->symbols,
+					      .nsymbols = obj->n,
+					      .hidden = obj->hidden,
+					      .extra_notes = obj->types,
+					      .extra_notes_size = obj->types_size };
 	char err[256] = "";
 	int r;
 
-	r = sdt_write_semaphore_object(fd, &obj->target, obj->symbols, obj->n,
-				       obj->hidden, err, sizeof(err));
+	r = sdt_write_semaphore_object(fd, &desc, err, sizeof(err));
 	if (r) {
 		if (err[0])
 			dg_error(diag, out, "%s", err);

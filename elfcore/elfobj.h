@@ -77,12 +77,31 @@ int sdt_elf_addr_to_offset(const struct sdt_elf *f, uint64_t addr,
 const char *sdt_elf_section_at(const struct sdt_elf *f, uint64_t addr);
 
 /*
- * dtrace-gen -G: write to FD a relocatable object for T with the N symbols
- * in SYMBOLS, each a GLOBAL OBJECT of size 2 in ".probes" (PROGBITS, WA,
+ * Both writers take, optionally, one more note section: EXTRA_NOTES_SIZE
+ * bytes at EXTRA_NOTES, whole notes already encoded in the target's byte
+ * order (sdt_note_head_encode() helps), each padded to 4. They go verbatim
+ * into a non-allocated SHT_NOTE section of this name, aligned to 4; with
+ * EXTRA_NOTES_SIZE 0 there is no such section and the object is the same
+ * as without the fields.
+ */
+#define SDT_EXTRA_NOTE_SECTION ".note.sdtkit"
+
+/*
+ * dtrace-gen -G: a relocatable object with the NSYMBOLS symbols in
+ * SYMBOLS, each a GLOBAL OBJECT of size 2 in ".probes" (PROGBITS, WA,
  * align 2), in order, hidden when HIDDEN; plus ".note.GNU-stack".
  */
-int sdt_write_semaphore_object(int fd, const struct sdt_target *t,
-			       const char *const *symbols, size_t n, int hidden,
+struct sdt_sema_object {
+	struct sdt_target target;
+	const char *const *symbols;
+	size_t nsymbols;
+	int hidden;
+	const void *extra_notes; /* see SDT_EXTRA_NOTE_SECTION */
+	size_t extra_notes_size;
+};
+
+/* Write the object O describes to FD. */
+int sdt_write_semaphore_object(int fd, const struct sdt_sema_object *o,
 			       char *err, size_t errlen);
 
 struct sdt_dso_probe {
@@ -101,6 +120,8 @@ struct sdt_dso {
 	size_t stub_probe_offset; /* where in the stub the note's PC points */
 	const struct sdt_dso_probe *probes;
 	size_t nprobes;
+	const void *extra_notes; /* see SDT_EXTRA_NOTE_SECTION */
+	size_t extra_notes_size;
 };
 
 /* Where things landed, as addresses relative to the load base. */

@@ -9,8 +9,8 @@
 
 #include "note.h"
 
-#define NHDR_SIZE 12
-#define OWNER_SIZE 8 /* "stapsdt\0", already a multiple of 4 */
+#define NHDR_SIZE SDT_NOTE_HEADER_SIZE
+#define OWNER_SIZE sizeof(SDT_NOTE_OWNER) /* 8, already a multiple of 4 */
 
 static size_t align4(size_t n)
 {
@@ -27,7 +27,7 @@ static size_t desc_size(const struct sdt_target *t, const struct sdt_note *n)
 
 size_t sdt_note_size(const struct sdt_target *t, const struct sdt_note *n)
 {
-	return sdt_nhdr_size(SDT_NOTE_OWNER) + align4(desc_size(t, n));
+	return NHDR_SIZE + OWNER_SIZE + align4(desc_size(t, n));
 }
 
 static void put(const struct sdt_target *t, unsigned char *p, uint64_t v,
@@ -55,24 +55,6 @@ static uint64_t get(const struct sdt_target *t, const unsigned char *p,
 	return v;
 }
 
-size_t sdt_nhdr_size(const char *owner)
-{
-	return NHDR_SIZE + align4(strlen(owner) + 1);
-}
-
-size_t sdt_nhdr_encode(const struct sdt_target *t, const char *owner,
-		       uint32_t descsz, uint32_t type, unsigned char *buf)
-{
-	size_t namesz = strlen(owner) + 1, size = sdt_nhdr_size(owner);
-
-	put(t, buf, namesz, 4);
-	put(t, buf + 4, descsz, 4);
-	put(t, buf + 8, type, 4);
-	memset(buf + NHDR_SIZE, 0, size - NHDR_SIZE);
-	memcpy(buf + NHDR_SIZE, owner, namesz);
-	return size;
-}
-
 static unsigned char *put_str(unsigned char *p, const char *s)
 {
 	size_t len = strlen(s) + 1;
@@ -81,15 +63,34 @@ static unsigned char *put_str(unsigned char *p, const char *s)
 	return p + len;
 }
 
+size_t sdt_note_head_size(const char *owner)
+{
+	return NHDR_SIZE + align4(strlen(owner) + 1);
+}
+
+size_t sdt_note_head_encode(const struct sdt_target *t, const char *owner,
+			    size_t descsz, uint32_t type, unsigned char *buf)
+{
+	size_t namesz = strlen(owner) + 1;
+	size_t size = sdt_note_head_size(owner);
+
+	put(t, buf, namesz, 4);
+	put(t, buf + 4, descsz, 4);
+	put(t, buf + 8, type, 4);
+	memcpy(buf + NHDR_SIZE, owner, namesz);
+	memset(buf + NHDR_SIZE + namesz, 0, size - NHDR_SIZE - namesz);
+	return size;
+}
+
 size_t sdt_note_encode(const struct sdt_target *t, const struct sdt_note *n,
 		       unsigned char *buf)
 {
 	unsigned asz = sdt_target_addr_size(t);
-	size_t dsz = desc_size(t, n);
 	size_t total = sdt_note_size(t, n);
 	unsigned char *p = buf;
 
-	p += sdt_nhdr_encode(t, SDT_NOTE_OWNER, (uint32_t)dsz, SDT_NOTE_TYPE, p);
+	p += sdt_note_head_encode(t, SDT_NOTE_OWNER, desc_size(t, n),
+				  SDT_NOTE_TYPE, p);
 	put(t, p, n->pc, asz);
 	put(t, p + asz, n->base, asz);
 	put(t, p + 2 * asz, n->semaphore, asz);

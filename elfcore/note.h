@@ -28,6 +28,9 @@
 #define SDT_TYPES_OWNER "sdtkit"
 #define SDT_TYPES_NT 1
 
+/* An ELF note header {namesz, descsz, type}: 12 bytes in either class. */
+#define SDT_NOTE_HEADER_SIZE 12
+
 struct sdt_note {
 	uint64_t pc;
 	uint64_t base;
@@ -37,21 +40,23 @@ struct sdt_note {
 	const char *args; /* "" for no arguments */
 };
 
-/*
- * An ELF note header for OWNER (namesz includes its NUL), DESCSZ and TYPE
- * in T's byte order, then OWNER padded with NULs to 4, at BUF. Returns the
- * bytes written: sdt_nhdr_size(OWNER). Shared by every note we write.
- */
-size_t sdt_nhdr_size(const char *owner);
-size_t sdt_nhdr_encode(const struct sdt_target *t, const char *owner,
-		       uint32_t descsz, uint32_t type, unsigned char *buf);
-
 /* Bytes the encoded note takes, header and padding included. */
 size_t sdt_note_size(const struct sdt_target *t, const struct sdt_note *n);
 
 /* Encode N into BUF (sdt_note_size() bytes); returns that size. */
 size_t sdt_note_encode(const struct sdt_target *t, const struct sdt_note *n,
 		       unsigned char *buf);
+
+/* Bytes a note's header and its OWNER (NUL-terminated, padded to 4) take. */
+size_t sdt_note_head_size(const char *owner);
+
+/*
+ * Write the header of a note of TYPE with a DESCSZ-byte descriptor, then
+ * OWNER padded to 4, into BUF in T's byte order; the descriptor goes right
+ * after. Returns sdt_note_head_size(OWNER).
+ */
+size_t sdt_note_head_encode(const struct sdt_target *t, const char *owner,
+			    size_t descsz, uint32_t type, unsigned char *buf);
 
 /*
  * Decode the note at BUF[*OFF..LEN), advance *OFF past it. Strings in N

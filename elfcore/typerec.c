@@ -37,7 +37,7 @@ static size_t desc_size(const struct sdt_typerec *r)
 
 size_t sdt_typerec_size(const struct sdt_typerec *r)
 {
-	return sdt_nhdr_size(SDT_TYPES_OWNER) + align4(desc_size(r));
+	return sdt_note_head_size(SDT_TYPES_OWNER) + align4(desc_size(r));
 }
 
 static unsigned char *put_str(unsigned char *p, const char *s)
@@ -55,8 +55,7 @@ size_t sdt_typerec_encode(const struct sdt_target *t,
 	unsigned char *p = buf;
 	char count[16];
 
-	p += sdt_nhdr_encode(t, SDT_TYPES_OWNER, (uint32_t)dsz, SDT_TYPES_NT,
-			     p);
+	p += sdt_note_head_encode(t, SDT_TYPES_OWNER, dsz, SDT_TYPES_NT, p);
 	count_text(r->nargs, count, sizeof(count));
 	p = put_str(p, r->provider);
 	p = put_str(p, r->name);

@@ -2,7 +2,8 @@
 /*
  * Unit tests of the ELF core that need no tracer: note encode/decode for
  * every target, the strict arg-spec grammar (accepted and refused forms per
- * architecture), and reading back objects the writers produce.
+ * architecture), and reading back objects the writers produce, with and
+ * without the extra note section.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <elf.h>
+#include <gelf.h>
 
 #include "argspec.h"
 #include "elfobj.h"
@@ -278,12 +280,196 @@ static void test_dso_roundtrip(void)
 	}
 }
 
+/* An "sdtkit" note of type 1, as a caller of the writers encodes it. */
+static size_t sdtkit_note(const struct sdt_target *t, unsigned char *buf)
+{
+	static const char desc[] = "typed"; /* 6 bytes, padded to 8 */
+	size_t n = sdt_note_head_encode(t, "sdtkit", sizeof(desc), 1, buf);
+
+	memset(buf + n, 0, 8);
+	memcpy(buf + n, desc, sizeof(desc));
+	return n + 8;
+}
+
+static Elf_Scn *section_named(Elf *elf, const char *name)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) && gelf_getshdr(scn, &sh)) {
+		const char *n = elf_strptr(elf, shstrndx, sh.sh_name);
+
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* Same kind, place and bytes (sh_link and sh_offset may move). */
+static int same_section(Elf_Scn *a, Elf_Scn *b)
+{
+	GElf_Shdr x, y;
+	Elf_Data *da, *db;
+
+	if (!a || !b || !gelf_getshdr(a, &x) || !gelf_getshdr(b, &y))
+		return 0;
+	da = elf_rawdata(a, NULL);
+	db = elf_rawdata(b, NULL);
+	return x.sh_type == y.sh_type && x.sh_flags == y.sh_flags &&
+	       x.sh_addr == y.sh_addr && x.sh_size == y.sh_size &&
+	       x.sh_addralign == y.sh_addralign &&
+	       x.sh_entsize == y.sh_entsize && x.sh_info == y.sh_info &&
+	       (!x.sh_size || (da && db && da->d_size == db->d_size &&
+			       !memcmp(da->d_buf, db->d_buf, da->d_size)));
+}
+
+static int same_phdrs(Elf *a, Elf *b)
+{
+	size_t na, nb;
+	GElf_Phdr x, y;
+
+	if (elf_getphdrnum(a, &na) || elf_getphdrnum(b, &nb) || na != nb)
+		return 0;
+	for (size_t i = 0; i < na; i++) {
+		if (!gelf_getphdr(a, (int)i, &x) || !gelf_getphdr(b, (int)i, &y) ||
+		    memcmp(&x, &y, sizeof(x)))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The object in EXTRA is the one in PLAIN plus the extra notes NOTES:
+ * one more section, a non-allocated SHT_NOTE holding NOTES verbatim; every
+ * other section and program header as it was (but the tables that move
+ * or digest the file: .shstrtab, the build ID).
+ */
+static void check_extra_section(int plain, int extra, const void *notes,
+				size_t size, const char *what)
+{
+	Elf *a = elf_begin(plain, ELF_C_READ, NULL);
+	Elf *b = elf_begin(extra, ELF_C_READ, NULL);
+	size_t na = 0, nb = 0, shstrndx;
+	Elf_Scn *scn = NULL, *x;
+	GElf_Shdr sh;
+
+	CHECK(a && b && !elf_getshdrnum(a, &na) && !elf_getshdrnum(b, &nb) &&
+		      nb == na + 1,
+	      "%s: %zu sections, then %zu", what, na, nb);
+	x = b ? section_named(b, SDT_EXTRA_NOTE_SECTION) : NULL;
+	Elf_Data *d = x ? elf_rawdata(x, NULL) : NULL;
+	CHECK(x && gelf_getshdr(x, &sh) && sh.sh_type == SHT_NOTE &&
+		      sh.sh_flags == 0 && sh.sh_addralign == 4 && d &&
+		      d->d_size == size && !memcmp(d->d_buf, notes, size),
+	      "%s: " SDT_EXTRA_NOTE_SECTION " as given", what);
+	CHECK(a && b && same_phdrs(a, b), "%s: program headers", what);
+	while (a && !elf_getshdrstrndx(a, &shstrndx) &&
+	       (scn = elf_nextscn(a, scn)) && gelf_getshdr(scn, &sh)) {
+		const char *name = elf_strptr(a, shstrndx, sh.sh_name);
+
+		if (!name || !strcmp(name, ".shstrtab") ||
+		    !strcmp(name, ".note.gnu.build-id"))
+			continue;
+		CHECK(same_section(scn, section_named(b, name)),
+		      "%s: %s changed", what, name);
+	}
+	elf_end(a);
+	elf_end(b);
+}
+
+/* What readelf makes of FD: the section's type and the note's owner. */
+static void check_readelf(int fd, const char *what)
+{
+	char cmd[128], line[512];
+	int type_ok = 0, owner_ok = 0;
+	FILE *p;
+
+	if (system("readelf --version >/dev/null 2>&1")) {
+		printf("%s: no readelf, its view not checked\n", what);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "LC_ALL=C readelf -SWn /proc/%d/fd/%d",
+		 (int)getpid(), fd);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p)) {
+		if (strstr(line, "] " SDT_EXTRA_NOTE_SECTION " ") &&
+		    strstr(line, " NOTE "))
+			type_ok = 1;
+		if (strstr(line, "sdtkit ") && strstr(line, "0x00000006"))
+			owner_ok = 1;
+	}
+	CHECK(p && pclose(p) == 0 && type_ok && owner_ok,
+	      "%s: readelf: NOTE section %d, sdtkit note %d", what, type_ok,
+	      owner_ok);
+}
+
+static int memfd(void)
+{
+	return memfd_create("core-unit", MFD_CLOEXEC);
+}
+
+/* Both writers: the extra notes land as given, the rest stays. */
+static void test_extra_notes(void)
+{
+	static const char *const syms[] = { "prov_a_semaphore",
+					    "prov_b_semaphore" };
+	static const unsigned char stub[] = { 0x90, 0xc3 };
+	struct sdt_dso_probe probes[] = {
+		{ "prov", "a", "8@%rdi", "a", "prov_a_semaphore" },
+	};
+	unsigned char notes[64];
+	char err[200], what[64];
+
+	elf_version(EV_CURRENT);
+	for (size_t i = 0; i < NTARGETS; i++) {
+		struct sdt_sema_object o = { .symbols = syms, .nsymbols = 2 };
+		struct sdt_dso d = { .stub = stub, .stub_size = sizeof(stub),
+				     .probes = probes, .nprobes = 1 };
+		int fds[4] = { memfd(), memfd(), memfd(), memfd() };
+
+		sdt_target_from_name(&o.target, targets[i]);
+		d.target = o.target;
+		size_t size = sdtkit_note(&o.target, notes);
+		CHECK(sdt_write_semaphore_object(fds[0], &o, err,
+						 sizeof(err)) == 0,
+		      "%s -G: %s", targets[i], err);
+		CHECK(sdt_dso_write(fds[2], &d, NULL, err, sizeof(err)) == 0,
+		      "%s dso: %s", targets[i], err);
+		o.extra_notes = d.extra_notes = notes;
+		o.extra_notes_size = d.extra_notes_size = size;
+		CHECK(sdt_write_semaphore_object(fds[1], &o, err,
+						 sizeof(err)) == 0,
+		      "%s -G extra: %s", targets[i], err);
+		CHECK(sdt_dso_write(fds[3], &d, NULL, err, sizeof(err)) == 0,
+		      "%s dso extra: %s", targets[i], err);
+		snprintf(what, sizeof(what), "%s -G", targets[i]);
+		check_extra_section(fds[0], fds[1], notes, size, what);
+		check_readelf(fds[1], what);
+		snprintf(what, sizeof(what), "%s dso", targets[i]);
+		check_extra_section(fds[2], fds[3], notes, size, what);
+		check_readelf(fds[3], what);
+		/* Not whole padded notes: refused, by both. */
+		o.extra_notes_size = d.extra_notes_size = size - 2;
+		CHECK(sdt_write_semaphore_object(fds[1], &o, err,
+						 sizeof(err)) == -EINVAL &&
+			      sdt_dso_write(fds[3], &d, NULL, err,
+					    sizeof(err)) == -EINVAL,
+		      "%s: ragged extra notes accepted", targets[i]);
+		for (int k = 0; k < 4; k++)
+			close(fds[k]);
+	}
+}
+
 int main(void)
 {
 	test_notes();
 	test_specs();
 	test_operands();
 	test_dso_roundtrip();
+	test_extra_notes();
 	if (failures) {
 		fprintf(stderr, "%d checks failed\n", failures);
 		return 1;
