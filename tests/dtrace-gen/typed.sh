@@ -159,6 +159,9 @@ $CC -o prog-g a0.o b0.o typed-probes.o -L. -ltl -Wl,-rpath,. &&
 	expect_records "-G object only" prog-g want-typed
 $CC -o prog-h a.o b.o probes0.o -L. -ltl -Wl,-rpath,. &&
 	expect_records "header only" prog-h want-typed
+# Both objects brought every record; the COMDAT groups leave one of each.
+expect_eq "header only: one copy of each record" "$(cat want-typed)" \
+	"$($READ prog-h)"
 
 # The header's records add no instruction and move no note, for each
 # compiler, language and optimization level.
