@@ -58,6 +58,9 @@ size_t sdt_note_head_size(const char *owner);
 size_t sdt_note_head_encode(const struct sdt_target *t, const char *owner,
 			    size_t descsz, uint32_t type, unsigned char *buf);
 
+/* Copy S and its NUL to P (descriptors of strings); returns what follows. */
+unsigned char *sdt_note_put_str(unsigned char *p, const char *s);
+
 /*
  * Decode the note at BUF[*OFF..LEN), advance *OFF past it. Strings in N
  * point into BUF. Returns 1 for a stapsdt note, 0 for another note (skipped),

@@ -40,14 +40,6 @@ size_t sdt_typerec_size(const struct sdt_typerec *r)
 	return sdt_note_head_size(SDT_TYPES_OWNER) + align4(desc_size(r));
 }
 
-static unsigned char *put_str(unsigned char *p, const char *s)
-{
-	size_t len = strlen(s) + 1;
-
-	memcpy(p, s, len);
-	return p + len;
-}
-
 size_t sdt_typerec_encode(const struct sdt_target *t,
 			  const struct sdt_typerec *r, unsigned char *buf)
 {
@@ -57,12 +49,12 @@ size_t sdt_typerec_encode(const struct sdt_target *t,
 
 	p += sdt_note_head_encode(t, SDT_TYPES_OWNER, dsz, SDT_TYPES_NT, p);
 	count_text(r->nargs, count, sizeof(count));
-	p = put_str(p, r->provider);
-	p = put_str(p, r->name);
-	p = put_str(p, count);
+	p = sdt_note_put_str(p, r->provider);
+	p = sdt_note_put_str(p, r->name);
+	p = sdt_note_put_str(p, count);
 	for (unsigned i = 0; i < r->nargs; i++) {
-		p = put_str(p, r->types[i]);
-		p = put_str(p, arg_name(r, i));
+		p = sdt_note_put_str(p, r->types[i]);
+		p = sdt_note_put_str(p, arg_name(r, i));
 	}
 	memset(p, 0, (size_t)(buf + total - p));
 	return total;

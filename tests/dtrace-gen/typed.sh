@@ -59,6 +59,13 @@ expect_records "-G object" typed-probes.o want-typed
 readelf -SW typed-probes.o | grep -q ' \.note\.sdtkit *NOTE .* 4$' ||
 	fail "-G: .note.sdtkit is not a non-allocated NOTE section aligned to 4"
 
+# A parameter that is only a declarator has no type to record.
+printf 'provider w {\n\tprobe a(int, *p);\n};\n' >bad.d
+"$DG" -G -s bad.d -o bad.o 2>err && fail "a parameter without a type passed"
+grep -q "^bad.d:2:15: error: parameter 2 of probe \`a' has no type" err ||
+	fail "no-type message: $(cat err)"
+[ ! -e bad.o ] || fail "a failed run left bad.o"
+
 # Two objects of the program, one of the library; C, C++, gcc, clang.
 cat >a.c <<'EOF_'
 #include "typed.h"
