@@ -186,36 +186,40 @@ enum word_kind {
 	WORD_TAG, /* struct, union, enum: a tag name follows */
 };
 
-static int word_in(const struct dg_token *t, const char *const *words)
-{
-	for (; *words; words++)
-		if (is_word(t, *words))
-			return 1;
-	return 0;
-}
-
 static enum word_kind word_kind(const struct dg_token *t)
 {
-	static const char *const basic[] = {
-		"void",	    "char",	"short",      "int",
-		"long",	    "float",	"double",     "signed",
-		"unsigned", "_Bool",	"bool",	      "_Complex",
-		"__int128", "__signed", "__signed__", NULL
+#define W(s, kind) { s, sizeof(s) - 1, kind }
+	static const struct {
+		const char *text;
+		size_t len;
+		enum word_kind kind;
+	} words[] = {
+		W("void", WORD_BASIC),		W("char", WORD_BASIC),
+		W("short", WORD_BASIC),		W("int", WORD_BASIC),
+		W("long", WORD_BASIC),		W("float", WORD_BASIC),
+		W("double", WORD_BASIC),	W("signed", WORD_BASIC),
+		W("unsigned", WORD_BASIC),	W("_Bool", WORD_BASIC),
+		W("bool", WORD_BASIC),		W("_Complex", WORD_BASIC),
+		W("__int128", WORD_BASIC),	W("__signed", WORD_BASIC),
+		W("__signed__", WORD_BASIC),	W("const", WORD_QUALIFIER),
+		W("volatile", WORD_QUALIFIER),	W("restrict", WORD_QUALIFIER),
+		W("__restrict", WORD_QUALIFIER), W("__restrict__", WORD_QUALIFIER),
+		W("__const", WORD_QUALIFIER),	W("__volatile", WORD_QUALIFIER),
+		W("__volatile__", WORD_QUALIFIER), W("_Atomic", WORD_QUALIFIER),
+		W("register", WORD_QUALIFIER),	W("userland", WORD_QUALIFIER),
+		W("struct", WORD_TAG),		W("union", WORD_TAG),
+		W("enum", WORD_TAG),
 	};
-	static const char *const qualifiers[] = {
-		"const",      "volatile",     "restrict", "__restrict",
-		"__restrict__", "__const",    "__volatile", "__volatile__",
-		"_Atomic",    "register",     "userland", NULL
-	};
-	static const char *const tags[] = { "struct", "union", "enum", NULL };
+#undef W
+	size_t i;
 
 	if (t->kind != DG_TOK_IDENT)
 		return WORD_OTHER;
-	if (word_in(t, basic))
-		return WORD_BASIC;
-	if (word_in(t, qualifiers))
-		return WORD_QUALIFIER;
-	return word_in(t, tags) ? WORD_TAG : WORD_OTHER;
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (t->len == words[i].len &&
+		    !memcmp(t->text, words[i].text, t->len))
+			return words[i].kind;
+	return WORD_OTHER;
 }
 
 /* Where the specifiers (`const struct conn', `unsigned long') end. */
