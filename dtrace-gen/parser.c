@@ -26,10 +26,10 @@
  * declarator, the first identifier outside parameter lists and array
  * bounds is the name (`int (*cb)(void *, int)', `char buf[N]'). The type
  * text is what was written, with single spaces and `char *' spacing.
- * The probe and provider names
- * are checked here so that every later stage can trust them: C
- * identifiers, no probe declared twice, and no two probes that would end
- * up with the same macro or semaphore name.
+ *
+ * The probe and provider names are checked here so that every later stage
+ * can trust them: C identifiers, no probe declared twice, and no two
+ * probes that would end up with the same macro or semaphore name.
  *
  * The first error stops the parse: after a missing `)' or `}' any further
  * message would be a guess.
@@ -261,8 +261,8 @@ static size_t closing(const struct dg_token *t, size_t n, size_t i)
 
 /*
  * The index of the name the parameter T[0..N) declares, or N when it
- * declares none. In the declarator, `(' followed by `*' or `(' groups (a
- * pointer to function or array); any other `(' opens a parameter list.
+ * declares none. In the declarator, `(' followed by `*', `&' or `(' groups
+ * (a pointer to function or array); any other `(' opens a parameter list.
  */
 static size_t declared_name(const struct dg_token *t, size_t n)
 {
