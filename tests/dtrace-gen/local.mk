@@ -35,4 +35,5 @@ EXTRA_DIST += $(DTRACE_GEN_TESTS) \
 	tests/dtrace-gen/golden/postgresql.h \
 	tests/dtrace-gen/golden/postgresql.o.txt \
 	tests/dtrace-gen/golden/python.h tests/dtrace-gen/golden/python.o.txt \
-	tests/dtrace-gen/golden/quirks.h tests/dtrace-gen/golden/quirks.o.txt
+	tests/dtrace-gen/golden/quirks.h tests/dtrace-gen/golden/quirks.o.txt \
+	tests/dtrace-gen/golden/typed.h tests/dtrace-gen/golden/typed.o.txt
