@@ -24,10 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "target.h"
-
-/* DTRACE_PROBE1..DTRACE_PROBE12 are all <sys/sdt.h> offers. */
-#define DG_MAX_ARGS 12
+#include "target.h" /* SDT_MAX_ARGS: DTRACE_PROBE12 is <sys/sdt.h>'s last */
 
 /* ---- buf.c -------------------------------------------------------------- */
 
@@ -159,11 +156,13 @@ void dg_lex(struct dg_lexer *lx, struct dg_token *tok);
 /* ---- parser.c ----------------------------------------------------------- */
 
 struct dg_probe {
-	const char *name; /* as written */
-	const char *macro; /* PROVIDER_NAME: upper-cased, `__' -> `_' */
-	const char *provider; /* as written */
-	unsigned nargs; /* the macro's arity */
-	unsigned nparams; /* texts in PARAMS: 1 for `(void)', else nargs */
+	const char *name;	  /* as written */
+	const char *macro;	  /* PROVIDER_NAME: upper-cased, `__' -> `_' */
+	const char *provider;	  /* as written */
+	const char *semaphore;	  /* its symbol: PROVIDER_NAME_semaphore */
+	const char *semaphore_v1; /* with STAP_SDT_V1: NAME_semaphore */
+	unsigned nargs;		  /* the macro's arity */
+	unsigned nparams;    /* texts in PARAMS: 1 for `(void)', else nargs */
 	const char **params; /* each parameter's tokens, one space apart */
 	const char **types; /* each argument's C type, name left out, spaced
 			       as docs/typed-probes.md says (nargs) */
@@ -192,9 +191,6 @@ void dg_model_free(struct dg_model *m);
 /* Append the -h header for M to OUT. */
 void dg_header_write(const struct dg_model *m, struct dg_buf *out);
 
-/* Semaphore symbol of P: provider_name_semaphore, name_semaphore for V1. */
-void dg_semaphore_name(const struct dg_probe *p, int v1, struct dg_buf *out);
-
 /* ---- cpp.c -------------------------------------------------------------- */
 
 /*
@@ -221,10 +217,9 @@ struct dg_object_opts {
 
 struct dg_object {
 	struct sdt_target target;
-	const char **symbols; /* in declaration order */
+	const char **symbols; /* in declaration order, the model's strings */
 	size_t n;
 	int hidden;
-	struct dg_buf names; /* the symbols' storage */
 	unsigned char *types; /* the typed-probe records, encoded */
 	size_t types_size;
 };

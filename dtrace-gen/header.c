@@ -36,14 +36,6 @@
 /* Records' COMDAT groups: this, then PROVIDER.PROBE. */
 #define TYPES_GROUP ".sdtkit."
 
-void dg_semaphore_name(const struct dg_probe *p, int v1, struct dg_buf *out)
-{
-	if (v1)
-		dg_buf_cat(out, p->name, "_semaphore", NULL);
-	else
-		dg_buf_cat(out, p->provider, "_", p->name, "_semaphore", NULL);
-}
-
 static void comment(const struct dg_probe *p, struct dg_buf *out)
 {
 	unsigned i;
@@ -56,18 +48,15 @@ static void comment(const struct dg_probe *p, struct dg_buf *out)
 
 static void enabled(const struct dg_probe *p, struct dg_buf *out)
 {
-	const char *prov = p->provider, *name = p->name;
-
 	dg_buf_cat(out, "#if defined STAP_SDT_V1\n#define ", p->macro,
-		   "_ENABLED() __builtin_expect (" VOLATILE_READ, name,
-		   "_semaphore, 0)\n#define ", prov, "_", name,
-		   "_semaphore ", name, "_semaphore\n#else\n#define ",
-		   p->macro, "_ENABLED() __builtin_expect (" VOLATILE_READ,
-		   prov, "_", name, "_semaphore, 0)\n#endif\n", NULL);
+		   "_ENABLED() __builtin_expect (" VOLATILE_READ,
+		   p->semaphore_v1, ", 0)\n#define ", p->semaphore, " ",
+		   p->semaphore_v1, "\n#else\n#define ", p->macro,
+		   "_ENABLED() __builtin_expect (" VOLATILE_READ, p->semaphore,
+		   ", 0)\n#endif\n", NULL);
 	/* unsigned short: the size the kernel and tracers count in. */
-	dg_buf_cat(out, "__extension__ extern unsigned short ", prov, "_",
-		   name,
-		   "_semaphore __attribute__ ((unused)) "
+	dg_buf_cat(out, "__extension__ extern unsigned short ", p->semaphore,
+		   " __attribute__ ((unused)) "
 		   "__attribute__ ((section (\".probes\")));\n",
 		   NULL);
 }

@@ -234,7 +234,7 @@ static int choose_target(struct sdt_target *t, const struct dg_object_opts *o,
 static int v1_clash(const struct dg_object *obj, const struct dg_model *m,
 		    struct dg_diag *diag)
 {
-	struct dg_strset seen = { 0 };
+	struct dg_strset seen = {0};
 	size_t i, old;
 	int r = 0;
 
@@ -289,45 +289,32 @@ static int encode_types(struct dg_object *obj, const struct dg_model *m)
 int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
 		      const struct dg_object_opts *o, struct dg_diag *diag)
 {
-	size_t i, *offs;
-
 	memset(obj, 0, sizeof(*obj));
 	if (choose_target(&obj->target, o, diag))
 		return -1;
 	obj->hidden = !o->v1 && !o->v2;
 	obj->n = m->nprobes;
 	obj->symbols = calloc(m->nprobes + 1, sizeof(*obj->symbols));
-	offs = calloc(m->nprobes + 1, sizeof(*offs));
-	if (!obj->symbols || !offs || encode_types(obj, m))
-		goto nomem;
-	/* Offsets first: the buffer moves while it grows. */
-	for (i = 0; i < m->nprobes; i++) {
-		offs[i] = obj->names.len;
-		dg_semaphore_name(&m->probes[i], o->v1, &obj->names);
-		dg_buf_add(&obj->names, "", 1);
+	if (!obj->symbols || encode_types(obj, m)) {
+		dg_error(diag, NULL, "out of memory");
+		return -1;
 	}
-	if (obj->names.failed)
-		goto nomem;
-	for (i = 0; i < m->nprobes; i++)
-		obj->symbols[i] = obj->names.data + offs[i];
-	free(offs);
+	for (size_t i = 0; i < m->nprobes; i++)
+		obj->symbols[i] =
+		    o->v1 ? m->probes[i].semaphore_v1 : m->probes[i].semaphore;
 	/* Without V1 the parser already made these unique. */
 	return o->v1 ? v1_clash(obj, m, diag) : 0;
-nomem:
-	free(offs);
-	dg_error(diag, NULL, "out of memory");
-	return -1;
 }
 
 int dg_object_write(int fd, const struct dg_object *obj, const char *out,
 		    struct dg_diag *diag)
 {
-	const struct sdt_sema_object desc = { .target = obj->target,
-					      .symbols = obj->symbols,
-					      .nsymbols = obj->n,
-					      .hidden = obj->hidden,
-					      .extra_notes = obj->types,
-					      .extra_notes_size = obj->types_size };
+	const struct sdt_sema_object desc = {.target = obj->target,
+					     .symbols = obj->symbols,
+					     .nsymbols = obj->n,
+					     .hidden = obj->hidden,
+					     .extra_notes = obj->types,
+					     .extra_notes_size = obj->types_size};
 	char err[256] = "";
 	int r;
 
@@ -347,6 +334,5 @@ void dg_object_free(struct dg_object *obj)
 {
 	free(obj->symbols);
 	free(obj->types);
-	dg_buf_free(&obj->names);
 	memset(obj, 0, sizeof(*obj));
 }

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "dtrace-gen.h"
+#include "names.h"
 
 struct parser {
 	struct dg_lexer lx;
@@ -122,7 +123,7 @@ static int bad_name(struct parser *p, const char *kind)
 	const char *start = t->text, *end = t->text + t->len;
 	struct dg_lexer peek = p->lx;
 	struct dg_token next;
-	struct dg_diag quiet = { 0 };
+	struct dg_diag quiet = {0};
 
 	if (t->kind != DG_TOK_IDENT && t->kind != DG_TOK_NUMBER &&
 	    !is_punct(t, "-") && !is_punct(t, "$") && !is_punct(t, "."))
@@ -138,13 +139,16 @@ static int bad_name(struct parser *p, const char *kind)
 			break;
 		end = next.text + next.len;
 	}
+	/* DTrace reads `__' in a probe name as `-'; in a provider, nothing. */
+	char hint[64] = "";
+	if (memchr(start, '-', (size_t)(end - start)))
+		snprintf(hint, sizeof(hint),
+			 "; write %s where the %s name has `-'",
+			 strcmp(kind, "probe") ? "`_'" : "`__'", kind);
 	dg_error_at(p->diag, &t->loc,
 		    "bad %s name `%.*s': names are C identifiers (letters, "
 		    "digits and `_', not starting with a digit)%s",
-		    kind, (int)(end - start), start,
-		    memchr(start, '-', (size_t)(end - start)) ?
-			    "; write `__' where the probe name has `-'" :
-			    "");
+		    kind, (int)(end - start), start, hint);
 	return -EINVAL;
 }
 
@@ -408,13 +412,13 @@ unexpected:
 
 /* A probe's parameters: as written, and split into types and names. */
 struct arglist {
-	const char *text[DG_MAX_ARGS];
-	const char *type[DG_MAX_ARGS];
-	const char *name[DG_MAX_ARGS];
+	const char *text[SDT_MAX_ARGS];
+	const char *type[SDT_MAX_ARGS];
+	const char *name[SDT_MAX_ARGS];
 };
 
 /*
- * `( params )' at the current token. Stores up to DG_MAX_ARGS parameters
+ * `( params )' at the current token. Stores up to SDT_MAX_ARGS parameters
  * in ARGS when ARGS is not NULL (the translated list after `:' is checked
  * but not kept: the native types are the ones the macro passes).
  */
@@ -429,11 +433,11 @@ static int params(struct parser *p, const char *probe, struct arglist *args,
 	if (advance(p))
 		return -EINVAL;
 	while (!closed && !(n == 0 && is_punct(&p->tok, ")"))) {
-		if (args && n == DG_MAX_ARGS) {
+		if (args && n == SDT_MAX_ARGS) {
 			dg_error_at(p->diag, &p->tok.loc,
 				    "probe `%s' has more than %d arguments: "
 				    "<sys/sdt.h> stops at DTRACE_PROBE%d",
-				    probe, DG_MAX_ARGS, DG_MAX_ARGS);
+				    probe, SDT_MAX_ARGS, SDT_MAX_ARGS);
 			return -EINVAL;
 		}
 		err = param(p, probe, n + 1, &closed);
@@ -524,11 +528,24 @@ static void join(char *out, const char *a, size_t la, const char *sep,
 	strcpy(out + la + ls + lb, tail);
 }
 
+/* PR's semaphore symbol in STYLE (names.h), from the model's arena. */
+static const char *semaphore(struct dg_arena *a, const struct dg_probe *pr,
+			     enum sdt_sema_style style)
+{
+	size_t n =
+	    sdt_semaphore_symbol(NULL, 0, pr->provider, pr->name, style) + 1;
+	char *s = dg_arena_alloc(a, n);
+
+	if (s)
+		sdt_semaphore_symbol(s, n, pr->provider, pr->name, style);
+	return s;
+}
+
 static int add_probe(struct parser *p, struct dg_probe *pr)
 {
 	struct dg_arena *a = &p->m->arena;
 	struct dg_model *m = p->m;
-	char *key, *sema;
+	char *key;
 	size_t lp = strlen(pr->provider), ln = strlen(pr->name);
 	int err;
 
@@ -542,17 +559,17 @@ static int add_probe(struct parser *p, struct dg_probe *pr)
 		p->cap = cap;
 	}
 	key = dg_arena_alloc(a, lp + ln + 2);
-	sema = dg_arena_alloc(a, lp + ln + sizeof("__semaphore"));
 	pr->macro = macro_name(a, pr->provider, pr->name);
-	if (!key || !sema || !pr->macro)
+	pr->semaphore = semaphore(a, pr, SDT_SEMA_PROVIDER_PROBE);
+	pr->semaphore_v1 = semaphore(a, pr, SDT_SEMA_V1);
+	if (!key || !pr->macro || !pr->semaphore || !pr->semaphore_v1)
 		return nomem(p);
 	join(key, pr->provider, lp, ":", pr->name, ln, "");
-	join(sema, pr->provider, lp, "_", pr->name, ln, "_semaphore");
 	err = clash(p, &p->probes, key, pr, NULL);
 	if (!err)
 		err = clash(p, &p->macros, pr->macro, pr, "macro name");
 	if (!err)
-		err = clash(p, &p->semas, sema, pr, "semaphore");
+		err = clash(p, &p->semas, pr->semaphore, pr, "semaphore");
 	if (err)
 		return err;
 	m->probes[m->nprobes++] = *pr;

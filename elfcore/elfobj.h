@@ -80,7 +80,8 @@ const char *sdt_elf_section_at(const struct sdt_elf *f, uint64_t addr);
  * Both writers take, optionally, one more note section: EXTRA_NOTES_SIZE
  * bytes at EXTRA_NOTES, whole notes already encoded in the target's byte
  * order (sdt_note_head_encode() helps), each padded to 4. They go verbatim
- * into a non-allocated SHT_NOTE section of this name, aligned to 4; with
+ * into a non-allocated SHT_NOTE section of this name, aligned to 4 (a
+ * size that is not a multiple of 4 is refused, -EINVAL); with
  * EXTRA_NOTES_SIZE 0 there is no such section and the object is the same
  * as without the fields.
  */
@@ -107,7 +108,7 @@ int sdt_write_semaphore_object(int fd, const struct sdt_sema_object *o,
 struct sdt_dso_probe {
 	const char *provider;
 	const char *name;
-	const char *args; /* spec, "" for none */
+	const char *args;	 /* spec, "" for none */
 	const char *stub_symbol; /* dynamic FUNC symbol for the stub */
 	const char *sema_symbol; /* dynamic OBJECT symbol for the semaphore */
 };

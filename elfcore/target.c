@@ -11,16 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <elf.h>
 
+#include "em.h"
 #include "target.h"
-
-#ifndef EM_RISCV
-#define EM_RISCV 243
-#endif
-#ifndef EF_PPC64_ABI
-#define EF_PPC64_ABI 3
-#endif
 
 struct arch {
 	const char *name;
@@ -32,45 +25,45 @@ struct arch {
 	/* Integer argument registers at function entry, as spec operands. */
 	const char *const *arg_regs;
 	unsigned narg_regs;
-	/* Stack arguments at entry: "%d(%%rsp)"-like format and first offset. */
+	/* Stack arguments at entry: "%d(%%rsp)"-like format and first offset.
+	 */
 	const char *stack_fmt;
 	unsigned stack_first;
 	unsigned stack_slot;
 };
 
-static const char *const x86_64_regs[] = { "%rdi", "%rsi", "%rdx",
-					   "%rcx", "%r8",  "%r9" };
-static const char *const aarch64_regs[] = { "x0", "x1", "x2", "x3",
-					    "x4", "x5", "x6", "x7" };
-static const char *const riscv_regs[] = { "a0", "a1", "a2", "a3",
-					  "a4", "a5", "a6", "a7" };
-static const char *const arm_regs[] = { "r0", "r1", "r2", "r3" };
-static const char *const ppc_regs[] = { "3", "4", "5", "6",
-					"7", "8", "9", "10" };
-static const char *const s390_regs[] = { "%r2", "%r3", "%r4", "%r5", "%r6" };
+static const char *const x86_64_regs[] = {"%rdi", "%rsi", "%rdx",
+					  "%rcx", "%r8",  "%r9"};
+static const char *const aarch64_regs[] = {"x0", "x1", "x2", "x3",
+					   "x4", "x5", "x6", "x7"};
+static const char *const riscv_regs[] = {"a0", "a1", "a2", "a3",
+					 "a4", "a5", "a6", "a7"};
+static const char *const arm_regs[] = {"r0", "r1", "r2", "r3"};
+static const char *const ppc_regs[] = {"3", "4", "5", "6", "7", "8", "9", "10"};
+static const char *const s390_regs[] = {"%r2", "%r3", "%r4", "%r5", "%r6"};
 
 #define REGS(a) a, sizeof(a) / sizeof(a[0])
 
 static const struct arch arches[] = {
-	{ "x86_64", EM_X86_64, ELFCLASS64, ELFDATA2LSB, 0, 4096,
-	  REGS(x86_64_regs), "%u(%%rsp)", 8, 8 },
-	{ "i386", EM_386, ELFCLASS32, ELFDATA2LSB, 0, 4096, NULL, 0,
-	  "%u(%%esp)", 4, 4 },
-	{ "aarch64", EM_AARCH64, ELFCLASS64, ELFDATA2LSB, 0, 65536,
-	  REGS(aarch64_regs), "[sp, %u]", 0, 8 },
-	{ "arm", EM_ARM, ELFCLASS32, ELFDATA2LSB, 0x05000400, 65536,
-	  REGS(arm_regs), "[sp, #%u]", 0, 4 },
-	{ "riscv64", EM_RISCV, ELFCLASS64, ELFDATA2LSB, 0x0005, 4096,
-	  REGS(riscv_regs), "%u(sp)", 0, 8 },
-	/* ELFv2: the parameter save area starts 32 bytes above the caller's
-	 * stack pointer; arguments past the eighth sit after its 64 bytes. */
-	{ "ppc64le", EM_PPC64, ELFCLASS64, ELFDATA2LSB, 2, 65536,
-	  REGS(ppc_regs), "%u(1)", 96, 8 },
-	/* ELFv1 keeps a 48-byte header before the save area. */
-	{ "ppc64", EM_PPC64, ELFCLASS64, ELFDATA2MSB, 1, 65536,
-	  REGS(ppc_regs), "%u(1)", 112, 8 },
-	{ "s390x", EM_S390, ELFCLASS64, ELFDATA2MSB, 0, 4096,
-	  REGS(s390_regs), "%u(%%r15)", 160, 8 },
+    {"x86_64", EM_X86_64, ELFCLASS64, ELFDATA2LSB, 0, 4096, REGS(x86_64_regs),
+     "%u(%%rsp)", 8, 8},
+    {"i386", EM_386, ELFCLASS32, ELFDATA2LSB, 0, 4096, NULL, 0, "%u(%%esp)", 4,
+     4},
+    {"aarch64", EM_AARCH64, ELFCLASS64, ELFDATA2LSB, 0, 65536,
+     REGS(aarch64_regs), "[sp, %u]", 0, 8},
+    {"arm", EM_ARM, ELFCLASS32, ELFDATA2LSB, 0x05000400, 65536, REGS(arm_regs),
+     "[sp, #%u]", 0, 4},
+    {"riscv64", EM_RISCV, ELFCLASS64, ELFDATA2LSB, 0x0005, 4096,
+     REGS(riscv_regs), "%u(sp)", 0, 8},
+    /* ELFv2: the parameter save area starts 32 bytes above the caller's
+     * stack pointer; arguments past the eighth sit after its 64 bytes. */
+    {"ppc64le", EM_PPC64, ELFCLASS64, ELFDATA2LSB, 2, 65536, REGS(ppc_regs),
+     "%u(1)", 96, 8},
+    /* ELFv1 keeps a 48-byte header before the save area. */
+    {"ppc64", EM_PPC64, ELFCLASS64, ELFDATA2MSB, 1, 65536, REGS(ppc_regs),
+     "%u(1)", 112, 8},
+    {"s390x", EM_S390, ELFCLASS64, ELFDATA2MSB, 0, 4096, REGS(s390_regs),
+     "%u(%%r15)", 160, 8},
 };
 
 #define NARCHES (sizeof(arches) / sizeof(arches[0]))
@@ -103,33 +96,32 @@ void sdt_target_host(struct sdt_target *t)
 {
 	const char *name =
 #if defined(__x86_64__) && defined(__ILP32__)
-		"x32";
+	    "x32";
 #elif defined(__x86_64__)
-		"x86_64";
+	    "x86_64";
 #elif defined(__i386__)
-		"i386";
+	    "i386";
 #elif defined(__aarch64__)
-		"aarch64";
+	    "aarch64";
 #elif defined(__arm__)
-		"arm";
+	    "arm";
 #elif defined(__riscv) && __riscv_xlen == 64
-		"riscv64";
+	    "riscv64";
 #elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		"ppc64le";
+	    "ppc64le";
 #elif defined(__powerpc64__)
-		"ppc64";
+	    "ppc64";
 #elif defined(__s390x__)
-		"s390x";
+	    "s390x";
 #else
-		"unknown";
+	    "unknown";
 #endif
 	if (sdt_target_from_name(t, name) == 0)
 		return;
 	/* A host we have no row for: describe it from what we were built as. */
 	t->elf_class = sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32;
-	t->byte_order = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
-				ELFDATA2LSB :
-				ELFDATA2MSB;
+	t->byte_order = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB
+								  : ELFDATA2MSB;
 	t->machine = EM_NONE;
 	t->flags = 0;
 }
@@ -255,7 +247,7 @@ unsigned sdt_target_max_args(const struct sdt_target *t)
 
 	if (!a || !a->stack_fmt)
 		return 0;
-	return 12;
+	return SDT_MAX_ARGS;
 }
 
 int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
@@ -271,7 +263,7 @@ int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
 	else
 		n = snprintf(buf, len, a->stack_fmt,
 			     a->stack_first +
-				     (index - a->narg_regs) * a->stack_slot);
+				 (index - a->narg_regs) * a->stack_slot);
 	if (n < 0 || (size_t)n >= len)
 		return -ERANGE;
 	return n;

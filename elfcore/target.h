@@ -15,11 +15,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Arguments a probe can carry: <sys/sdt.h> stops at STAP_PROBE12 and
+ * libbpf reads at most 12 argument specs.
+ */
+#define SDT_MAX_ARGS 12
+
 struct sdt_target {
-	unsigned char elf_class; /* ELFCLASS32 or ELFCLASS64 */
+	unsigned char elf_class;  /* ELFCLASS32 or ELFCLASS64 */
 	unsigned char byte_order; /* ELFDATA2LSB or ELFDATA2MSB */
-	uint16_t machine; /* EM_* */
-	uint32_t flags; /* e_flags written into new objects */
+	uint16_t machine;	  /* EM_* */
+	uint32_t flags;		  /* e_flags written into new objects */
 };
 
 /* The architecture we were compiled for. */
@@ -60,7 +66,10 @@ int sdt_target_known(const struct sdt_target *t);
 int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
 			   char *buf, size_t len);
 
-/* How many arguments sdt_target_arg_operand() describes (0: unsupported). */
+/*
+ * How many arguments sdt_target_arg_operand() describes: SDT_MAX_ARGS, or
+ * 0 for a machine we cannot describe.
+ */
 unsigned sdt_target_max_args(const struct sdt_target *t);
 
 /* Page size to align loadable segments of a shared object to. */
