@@ -258,9 +258,11 @@ static int v1_clash(const struct dg_object *obj, const struct dg_model *m,
 
 static struct sdt_typerec typerec_of(const struct dg_probe *p)
 {
-	struct sdt_typerec r = { .provider = p->provider, .name = p->name,
-				 .nargs = p->nargs, .types = p->types,
-				 .names = p->names };
+	struct sdt_typerec r = {.provider = p->provider,
+				.name = p->name,
+				.nargs = p->nargs,
+				.types = p->types,
+				.names = p->names};
 	return r;
 }
 
@@ -314,7 +316,8 @@ int dg_object_write(int fd, const struct dg_object *obj, const char *out,
 					     .nsymbols = obj->n,
 					     .hidden = obj->hidden,
 					     .extra_notes = obj->types,
-					     .extra_notes_size = obj->types_size};
+					     .extra_notes_size =
+						 obj->types_size};
 	char err[256] = "";
 	int r;
 

@@ -43,17 +43,17 @@
 
 struct parser {
 	struct dg_lexer lx;
-	struct dg_token tok; /* the current token */
+	struct dg_token tok;  /* the current token */
 	struct dg_token prev; /* the one before, for `expected X after' */
 	struct dg_model *m;
 	struct dg_diag *diag;
-	size_t cap; /* of m->probes */
+	size_t cap;		 /* of m->probes */
 	struct dg_strset probes; /* "provider:name" */
 	struct dg_strset macros;
 	struct dg_strset semas;
 	struct dg_strset providers;
 	struct dg_buf scratch;
-	struct dg_buf type; /* the type text being built */
+	struct dg_buf type;    /* the type text being built */
 	struct dg_token *decl; /* the current parameter's tokens */
 	size_t ndecl, decl_cap;
 	int warned_stray;
@@ -184,44 +184,56 @@ static int push_decl(struct parser *p, const struct dg_token *t)
 }
 
 enum word_kind {
-	WORD_OTHER, /* a typedef name or the declared name */
+	WORD_OTHER,	/* a typedef name or the declared name */
 	WORD_QUALIFIER, /* says nothing about which type */
-	WORD_BASIC, /* a basic type's keyword */
-	WORD_TAG, /* struct, union, enum: a tag name follows */
+	WORD_BASIC,	/* a basic type's keyword */
+	WORD_TAG,	/* struct, union, enum: a tag name follows */
 };
 
 static enum word_kind word_kind(const struct dg_token *t)
 {
-#define W(s, kind) { s, sizeof(s) - 1, kind }
 	static const struct {
 		const char *text;
-		size_t len;
 		enum word_kind kind;
 	} words[] = {
-		W("void", WORD_BASIC),		W("char", WORD_BASIC),
-		W("short", WORD_BASIC),		W("int", WORD_BASIC),
-		W("long", WORD_BASIC),		W("float", WORD_BASIC),
-		W("double", WORD_BASIC),	W("signed", WORD_BASIC),
-		W("unsigned", WORD_BASIC),	W("_Bool", WORD_BASIC),
-		W("bool", WORD_BASIC),		W("_Complex", WORD_BASIC),
-		W("__int128", WORD_BASIC),	W("__signed", WORD_BASIC),
-		W("__signed__", WORD_BASIC),	W("const", WORD_QUALIFIER),
-		W("volatile", WORD_QUALIFIER),	W("restrict", WORD_QUALIFIER),
-		W("__restrict", WORD_QUALIFIER), W("__restrict__", WORD_QUALIFIER),
-		W("__const", WORD_QUALIFIER),	W("__volatile", WORD_QUALIFIER),
-		W("__volatile__", WORD_QUALIFIER), W("_Atomic", WORD_QUALIFIER),
-		W("register", WORD_QUALIFIER),	W("userland", WORD_QUALIFIER),
-		W("struct", WORD_TAG),		W("union", WORD_TAG),
-		W("enum", WORD_TAG),
+	    {"void", WORD_BASIC},
+	    {"char", WORD_BASIC},
+	    {"short", WORD_BASIC},
+	    {"int", WORD_BASIC},
+	    {"long", WORD_BASIC},
+	    {"float", WORD_BASIC},
+	    {"double", WORD_BASIC},
+	    {"signed", WORD_BASIC},
+	    {"unsigned", WORD_BASIC},
+	    {"_Bool", WORD_BASIC},
+	    {"bool", WORD_BASIC},
+	    {"_Complex", WORD_BASIC},
+	    {"__int128", WORD_BASIC},
+	    {"__signed", WORD_BASIC},
+	    {"__signed__", WORD_BASIC},
+	    {"const", WORD_QUALIFIER},
+	    {"volatile", WORD_QUALIFIER},
+	    {"restrict", WORD_QUALIFIER},
+	    {"__restrict", WORD_QUALIFIER},
+	    {"__restrict__", WORD_QUALIFIER},
+	    {"__const", WORD_QUALIFIER},
+	    {"__volatile", WORD_QUALIFIER},
+	    {"__volatile__", WORD_QUALIFIER},
+	    {"_Atomic", WORD_QUALIFIER},
+	    {"register", WORD_QUALIFIER},
+	    {"userland", WORD_QUALIFIER},
+	    {"struct", WORD_TAG},
+	    {"union", WORD_TAG},
+	    {"enum", WORD_TAG},
 	};
-#undef W
 	size_t i;
 
 	if (t->kind != DG_TOK_IDENT)
 		return WORD_OTHER;
+	/* No strlen: the first differing byte (or the NUL) ends each test. */
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (t->len == words[i].len &&
-		    !memcmp(t->text, words[i].text, t->len))
+		if (!strncmp(words[i].text, t->text, t->len) &&
+		    !words[i].text[t->len])
 			return words[i].kind;
 	return WORD_OTHER;
 }
@@ -326,9 +338,9 @@ static int split_param(struct parser *p, const char *probe, unsigned n,
 		return -EINVAL;
 	}
 	*type = dg_arena_strndup(&p->m->arena, p->type.data, p->type.len);
-	*name = at < p->ndecl ? dg_arena_strndup(&p->m->arena, t[at].text,
-						 t[at].len) :
-				"";
+	*name = at < p->ndecl
+		    ? dg_arena_strndup(&p->m->arena, t[at].text, t[at].len)
+		    : "";
 	return *type && *name && !p->type.failed ? 0 : nomem(p);
 }
 
