@@ -104,8 +104,12 @@ static void record(const struct dg_probe *p, struct dg_buf *out)
 		   "__asm__ (\".pushsection " SDT_TYPES_SECTION
 		   ",\\\"G\\\",\\\"note\\\"," TYPES_GROUP,
 		   p->provider, ".", p->name, ",comdat\\n\"\n", NULL);
-	dg_buf_puts(out, "\t\"\\t.balign 4\\n\"\n"
-			 "\t\"\\t.4byte 7, 2f - 1f, 1\\n\"\n");
+	/* namesz, descsz (the assembler counts it), type */
+	dg_buf_puts(out, "\t\"\\t.balign 4\\n\"\n\t\"\\t.4byte ");
+	dg_buf_uint(out, sizeof(SDT_TYPES_OWNER));
+	dg_buf_puts(out, ", 2f - 1f, ");
+	dg_buf_uint(out, SDT_TYPES_NT);
+	dg_buf_puts(out, "\\n\"\n");
 	asm_strings("", SDT_TYPES_OWNER, NULL, out);
 	dg_buf_puts(out, "\t\"\\t.balign 4\\n\"\n");
 	asm_strings("1:", p->provider, p->name, out);
