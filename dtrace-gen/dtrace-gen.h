@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "elfobj.h"
 #include "target.h" /* SDT_MAX_ARGS: DTRACE_PROBE12 is <sys/sdt.h>'s last */
 
 /* ---- buf.c -------------------------------------------------------------- */
@@ -216,12 +217,9 @@ struct dg_object_opts {
 };
 
 struct dg_object {
-	struct sdt_target target;
-	const char **symbols; /* in declaration order, the model's strings */
-	size_t n;
-	int hidden;
-	unsigned char *types; /* the typed-probe records, encoded */
-	size_t types_size;
+	struct sdt_sema_object sema; /* what the core writes */
+	const char **symbols; /* sema.symbols in probe order: the model's */
+	unsigned char *types; /* sema.extra_notes: the typed-probe records */
 };
 
 /*

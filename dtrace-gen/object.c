@@ -238,7 +238,7 @@ static int v1_clash(const struct dg_object *obj, const struct dg_model *m,
 	size_t i, old;
 	int r = 0;
 
-	for (i = 0; i < obj->n && !r; i++) {
+	for (i = 0; i < obj->sema.nsymbols && !r; i++) {
 		r = dg_strset_add(&seen, obj->symbols[i], i, &old);
 		if (r > 0) {
 			dg_error_at(diag, &m->probes[i].loc,
@@ -282,9 +282,11 @@ static int encode_types(struct dg_object *obj, const struct dg_model *m)
 	for (i = 0; i < m->nprobes; i++) {
 		struct sdt_typerec r = typerec_of(&m->probes[i]);
 
-		at += sdt_typerec_encode(&obj->target, &r, obj->types + at);
+		at +=
+		    sdt_typerec_encode(&obj->sema.target, &r, obj->types + at);
 	}
-	obj->types_size = size;
+	obj->sema.extra_notes = obj->types;
+	obj->sema.extra_notes_size = size;
 	return 0;
 }
 
@@ -292,10 +294,8 @@ int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
 		      const struct dg_object_opts *o, struct dg_diag *diag)
 {
 	memset(obj, 0, sizeof(*obj));
-	if (choose_target(&obj->target, o, diag))
+	if (choose_target(&obj->sema.target, o, diag))
 		return -1;
-	obj->hidden = !o->v1 && !o->v2;
-	obj->n = m->nprobes;
 	obj->symbols = calloc(m->nprobes + 1, sizeof(*obj->symbols));
 	if (!obj->symbols || encode_types(obj, m)) {
 		dg_error(diag, NULL, "out of memory");
@@ -304,6 +304,9 @@ int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
 	for (size_t i = 0; i < m->nprobes; i++)
 		obj->symbols[i] =
 		    o->v1 ? m->probes[i].semaphore_v1 : m->probes[i].semaphore;
+	obj->sema.symbols = obj->symbols;
+	obj->sema.nsymbols = m->nprobes;
+	obj->sema.hidden = !o->v1 && !o->v2;
 	/* Without V1 the parser already made these unique. */
 	return o->v1 ? v1_clash(obj, m, diag) : 0;
 }
@@ -311,17 +314,10 @@ int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
 int dg_object_write(int fd, const struct dg_object *obj, const char *out,
 		    struct dg_diag *diag)
 {
-	const struct sdt_sema_object desc = {.target = obj->target,
-					     .symbols = obj->symbols,
-					     .nsymbols = obj->n,
-					     .hidden = obj->hidden,
-					     .extra_notes = obj->types,
-					     .extra_notes_size =
-						 obj->types_size};
 	char err[256] = "";
 	int r;
 
-	r = sdt_write_semaphore_object(fd, &desc, err, sizeof(err));
+	r = sdt_write_semaphore_object(fd, &obj->sema, err, sizeof(err));
 	if (r) {
 		if (err[0])
 			dg_error(diag, out, "%s", err);

@@ -66,11 +66,16 @@ size_t sdt_note_head_size(const char *owner)
 	return NHDR_SIZE + align4(strlen(owner) + 1);
 }
 
-size_t sdt_note_head_encode(const struct sdt_target *t, const char *owner,
-			    size_t descsz, uint32_t type, unsigned char *buf)
+/*
+ * The header and OWNER (NAMESZ bytes with its NUL); inlined with a
+ * constant NAMESZ for the stapsdt notes, which a provider load writes by
+ * the thousand.
+ */
+static size_t head_encode(const struct sdt_target *t, const char *owner,
+			  size_t namesz, size_t descsz, uint32_t type,
+			  unsigned char *buf)
 {
-	size_t namesz = strlen(owner) + 1;
-	size_t size = sdt_note_head_size(owner);
+	size_t size = NHDR_SIZE + align4(namesz);
 
 	put(t, buf, namesz, 4);
 	put(t, buf + 4, descsz, 4);
@@ -80,6 +85,12 @@ size_t sdt_note_head_encode(const struct sdt_target *t, const char *owner,
 	return size;
 }
 
+size_t sdt_note_head_encode(const struct sdt_target *t, const char *owner,
+			    size_t descsz, uint32_t type, unsigned char *buf)
+{
+	return head_encode(t, owner, strlen(owner) + 1, descsz, type, buf);
+}
+
 size_t sdt_note_encode(const struct sdt_target *t, const struct sdt_note *n,
 		       unsigned char *buf)
 {
@@ -87,8 +98,8 @@ size_t sdt_note_encode(const struct sdt_target *t, const struct sdt_note *n,
 	size_t total = sdt_note_size(t, n);
 	unsigned char *p = buf;
 
-	p += sdt_note_head_encode(t, SDT_NOTE_OWNER, desc_size(t, n),
-				  SDT_NOTE_TYPE, p);
+	p += head_encode(t, SDT_NOTE_OWNER, OWNER_SIZE, desc_size(t, n),
+			 SDT_NOTE_TYPE, p);
 	put(t, p, n->pc, asz);
 	put(t, p + asz, n->base, asz);
 	put(t, p + 2 * asz, n->semaphore, asz);

@@ -220,30 +220,40 @@ static void test_specs(void)
 	       "too many");
 }
 
+/* Where a function finds integer argument INDEX at entry, per target. */
+static const struct {
+	const char *target;
+	unsigned index;
+	const char *operand; /* NULL: past the limit */
+} operand_cases[] = {
+    {"x86_64", 0, "%rdi"},	{"x86_64", 6, "8(%rsp)"},
+    {"x86_64", 11, "48(%rsp)"}, {"x86_64", SDT_MAX_ARGS, NULL},
+    {"aarch64", 7, "x7"},	{"aarch64", 9, "[sp, 8]"},
+};
+
 static void test_operands(void)
 {
 	struct sdt_target t;
 	char buf[32];
 
-	sdt_target_from_name(&t, "x86_64");
-	CHECKF(sdt_target_arg_operand(&t, 0, buf, sizeof(buf)) > 0 &&
-		   !strcmp(buf, "%rdi"),
-	       "x86_64 arg0 %s", buf);
-	CHECKF(sdt_target_arg_operand(&t, 6, buf, sizeof(buf)) > 0 &&
-		   !strcmp(buf, "8(%rsp)"),
-	       "x86_64 arg6 %s", buf);
-	CHECKF(sdt_target_arg_operand(&t, 11, buf, sizeof(buf)) > 0 &&
-		   !strcmp(buf, "48(%rsp)"),
-	       "x86_64 arg11 %s", buf);
-	CHECKF(sdt_target_arg_operand(&t, 12, buf, sizeof(buf)) == -ENOTSUP,
-	       "x86_64 arg12");
-	sdt_target_from_name(&t, "aarch64");
-	CHECKF(sdt_target_arg_operand(&t, 7, buf, sizeof(buf)) > 0 &&
-		   !strcmp(buf, "x7"),
-	       "aarch64 arg7 %s", buf);
-	CHECKF(sdt_target_arg_operand(&t, 9, buf, sizeof(buf)) > 0 &&
-		   !strcmp(buf, "[sp, 8]"),
-	       "aarch64 arg9 %s", buf);
+	for (size_t i = 0; i < sizeof(operand_cases) / sizeof(operand_cases[0]);
+	     i++) {
+		const char *want = operand_cases[i].operand;
+		int r;
+
+		sdt_target_from_name(&t, operand_cases[i].target);
+		r = sdt_target_arg_operand(&t, operand_cases[i].index, buf,
+					   sizeof(buf));
+		if (want)
+			CHECKF(r > 0 && !strcmp(buf, want),
+			       "%s arg%u: %d `%s', expected `%s'",
+			       operand_cases[i].target, operand_cases[i].index,
+			       r, r > 0 ? buf : "", want);
+		else
+			CHECKF(r == -ENOTSUP, "%s arg%u: %d",
+			       operand_cases[i].target, operand_cases[i].index,
+			       r);
+	}
 	/* Every operand we hand out passes our own validator. */
 	for (size_t i = 0; i < NTARGETS; i++) {
 		sdt_target_from_name(&t, targets[i]);
