@@ -230,9 +230,10 @@ static enum word_kind word_kind(const struct dg_token *t)
 
 	if (t->kind != DG_TOK_IDENT)
 		return WORD_OTHER;
-	/* No strlen: the first differing byte (or the NUL) ends each test. */
+	/* Most words differ in the first byte: test it before the rest. */
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (!strncmp(words[i].text, t->text, t->len) &&
+		if (words[i].text[0] == t->text[0] &&
+		    !strncmp(words[i].text, t->text, t->len) &&
 		    !words[i].text[t->len])
 			return words[i].kind;
 	return WORD_OTHER;
