@@ -165,6 +165,9 @@ struct dg_probe {
 	unsigned nargs;		  /* the macro's arity */
 	unsigned nparams;    /* texts in PARAMS: 1 for `(void)', else nargs */
 	const char **params; /* each parameter's tokens, one space apart */
+	const char **types; /* each argument's C type, name left out, spaced
+			       as docs/typed-probes.md says (nargs) */
+	const char **names; /* each argument's name, "" when unnamed (nargs) */
 	struct dg_loc loc;
 };
 
@@ -216,6 +219,7 @@ struct dg_object_opts {
 struct dg_object {
 	struct sdt_sema_object sema; /* what the core writes */
 	const char **symbols; /* sema.symbols in probe order: the model's */
+	unsigned char *types; /* sema.extra_notes: the typed-probe records */
 };
 
 /*

@@ -21,6 +21,10 @@
  *
  * Symbols are hidden unless STAP_SDT_V2 or V1 is defined (-D), as with
  * SystemTap; V1 also names them `probe_semaphore', without the provider.
+ *
+ * The object also carries every probe's typed-probe record (argument
+ * types and names, docs/typed-probes.md) in a note section of its own;
+ * it holds no address, so it needs no relocation and links anywhere.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +36,7 @@
 #include "dtrace-gen.h"
 #include "elfobj.h"
 #include "target.h"
+#include "typerec.h"
 
 static int same_target(const struct sdt_target *a, const struct sdt_target *b)
 {
@@ -338,6 +343,40 @@ static int v1_clash(const struct dg_object *obj, const struct dg_model *m,
 	return r ? -1 : 0;
 }
 
+static struct sdt_typerec typerec_of(const struct dg_probe *p)
+{
+	struct sdt_typerec r = {.provider = p->provider,
+				.name = p->name,
+				.nargs = p->nargs,
+				.types = p->types,
+				.names = p->names};
+	return r;
+}
+
+/* The records of all probes, in declaration order, in the target's order. */
+static int encode_types(struct dg_object *obj, const struct dg_model *m)
+{
+	size_t i, size = 0, at = 0;
+
+	for (i = 0; i < m->nprobes; i++) {
+		struct sdt_typerec r = typerec_of(&m->probes[i]);
+
+		size += sdt_typerec_size(&r);
+	}
+	obj->types = malloc(size ? size : 1);
+	if (!obj->types)
+		return -1;
+	for (i = 0; i < m->nprobes; i++) {
+		struct sdt_typerec r = typerec_of(&m->probes[i]);
+
+		at +=
+		    sdt_typerec_encode(&obj->sema.target, &r, obj->types + at);
+	}
+	obj->sema.extra_notes = obj->types;
+	obj->sema.extra_notes_size = size;
+	return 0;
+}
+
 int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
 		      const struct dg_object_opts *o, struct dg_diag *diag)
 {
@@ -345,7 +384,7 @@ int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
 	if (choose_target(&obj->sema.target, o, diag))
 		return -1;
 	obj->symbols = calloc(m->nprobes + 1, sizeof(*obj->symbols));
-	if (!obj->symbols) {
+	if (!obj->symbols || encode_types(obj, m)) {
 		dg_error(diag, NULL, "out of memory");
 		return -1;
 	}
@@ -380,5 +419,6 @@ int dg_object_write(int fd, const struct dg_object *obj, const char *out,
 void dg_object_free(struct dg_object *obj)
 {
 	free(obj->symbols);
+	free(obj->types);
 	memset(obj, 0, sizeof(*obj));
 }

@@ -53,7 +53,7 @@ static uint64_t get(const struct sdt_target *t, const unsigned char *p,
 	return v;
 }
 
-static unsigned char *put_str(unsigned char *p, const char *s)
+unsigned char *sdt_note_put_str(unsigned char *p, const char *s)
 {
 	size_t len = strlen(s) + 1;
 
@@ -104,9 +104,9 @@ size_t sdt_note_encode(const struct sdt_target *t, const struct sdt_note *n,
 	put(t, p + asz, n->base, asz);
 	put(t, p + 2 * asz, n->semaphore, asz);
 	p += 3 * asz;
-	p = put_str(p, n->provider);
-	p = put_str(p, n->name);
-	p = put_str(p, n->args ? n->args : "");
+	p = sdt_note_put_str(p, n->provider);
+	p = sdt_note_put_str(p, n->name);
+	p = sdt_note_put_str(p, n->args ? n->args : "");
 	memset(p, 0, (size_t)(buf + total - p));
 	return total;
 }

@@ -23,6 +23,11 @@
 #define SDT_NOTE_SECTION ".note.stapsdt"
 #define SDT_BASE_SECTION ".stapsdt.base"
 
+/* Argument types of probes: docs/typed-probes.md, elfcore/typerec.h. */
+#define SDT_TYPES_SECTION ".note.sdtkit"
+#define SDT_TYPES_OWNER "sdtkit"
+#define SDT_TYPES_NT 1
+
 /* An ELF note header {namesz, descsz, type}: 12 bytes in either class. */
 #define SDT_NOTE_HEADER_SIZE 12
 
@@ -52,6 +57,9 @@ size_t sdt_note_head_size(const char *owner);
  */
 size_t sdt_note_head_encode(const struct sdt_target *t, const char *owner,
 			    size_t descsz, uint32_t type, unsigned char *buf);
+
+/* Copy S and its NUL to P (descriptors of strings); returns what follows. */
+unsigned char *sdt_note_put_str(unsigned char *p, const char *s);
 
 /*
  * Decode the note at BUF[*OFF..LEN), advance *OFF past it. Strings in N
