@@ -29,7 +29,8 @@ for n in 1 100 2000 100000; do
 	[ $n -ge 100000 ] && runs=3
 	for mode in h G; do
 		ours=$(median_ms $runs "$DG" -$mode -s "p$n.d" -o "out.$mode")
-		ref=-
+		ref=absent
+		[ -n "$STAP" ] && ref="not run"
 		if [ -n "$STAP" ] && [ $n -le 2000 ]; then
 			ref=$(median_ms 3 "$STAP" -$mode -s "p$n.d" -o "ref.$mode")
 		fi
@@ -43,11 +44,11 @@ for n in 1 100 2000 100000; do
 	# it is renamed over an old one), for both tools alike.
 	for mode in h G; do
 		ours=$(PREPARE="rm -f new.$mode" median_ms $runs "$DG" -$mode -s "p$n.d" -o "new.$mode")
-		ref=-
+		ref=absent
 		[ -n "$STAP" ] && ref=$(PREPARE="rm -f refnew.$mode" median_ms 3 "$STAP" -$mode -s "p$n.d" -o "refnew.$mode")
 		row "-$mode, $n probes, new output" "$ours" "$ref" ms
 	done
 done
 [ -n "$STAP" ] && echo "(SystemTap's dtrace not run at 100000 probes: minutes per run)"
-[ -z "$STAP" ] && echo "(SystemTap's dtrace not installed: no reference column)"
+[ -z "$STAP" ] && echo "(SystemTap's dtrace reference absent: systemtap-sdt-dev is not installed)"
 exit 0

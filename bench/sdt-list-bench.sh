@@ -25,14 +25,15 @@ ours=$(median_ms 5 "$SDT_LIST" "$B/many")
 if [ -n "$TPLIST" ]; then
 	ref=$(median_ms 3 "$TPLIST" -l "$B/many")
 	got=$("$TPLIST" -l "$B/many" 2>/dev/null | grep -c 'bench:')
-	[ "$got" = "$n" ] || echo "# note: tplist listed $got probes"
+	[ "$got" = "$n" ] || echo "(tplist listed $got probes)"
 else
-	ref=-
-	echo "# tplist (bpfcc-tools) not installed: no reference"
+	ref=absent
+	echo "(tplist reference absent: bpfcc-tools is not installed)"
 fi
-row "list (text), wall" "$ours" "$ref" ms
+row "list (text), wall" "$ours" "$ref" ms ">=10x"
 row "list --json, wall" "$(median_ms 5 "$SDT_LIST" --json "$B/many")" "$ref" ms
 row "list --check, wall" "$(median_ms 5 "$SDT_LIST" --check "$B/many")" "$ref" ms
 if command -v valgrind >/dev/null 2>&1; then
 	row "list (text), instructions" "$(callgrind_ir "$SDT_LIST" "$B/many")" - Ir
 fi
+target_summary

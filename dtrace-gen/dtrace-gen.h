@@ -9,7 +9,7 @@
  *   parser.c  tokens -> provider model (struct dg_model), checked
  *   header.c  model -> -h header text
  *   object.c  model -> -G object, through the ELF core
- *   output.c  write a file atomically (temp beside target, then rename)
+ *   output.c  write a file atomically and safely (temp beside, rename)
  *   diag.c    errors and warnings as FILE:LINE:COL with line and caret
  *   buf.c     growable byte buffer and the arena the model lives in
  *
@@ -24,10 +24,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "target.h"
-
-/* DTRACE_PROBE1..DTRACE_PROBE12 are all <sys/sdt.h> offers. */
-#define DG_MAX_ARGS 12
+#include "elfobj.h"
+#include "target.h" /* SDT_MAX_ARGS: DTRACE_PROBE12 is <sys/sdt.h>'s last */
 
 /* ---- buf.c -------------------------------------------------------------- */
 
@@ -159,12 +157,17 @@ void dg_lex(struct dg_lexer *lx, struct dg_token *tok);
 /* ---- parser.c ----------------------------------------------------------- */
 
 struct dg_probe {
-	const char *name; /* as written */
-	const char *macro; /* PROVIDER_NAME: upper-cased, `__' -> `_' */
-	const char *provider; /* as written */
-	unsigned nargs; /* the macro's arity */
-	unsigned nparams; /* texts in PARAMS: 1 for `(void)', else nargs */
+	const char *name;	  /* as written */
+	const char *macro;	  /* PROVIDER_NAME: upper-cased, `__' -> `_' */
+	const char *provider;	  /* as written */
+	const char *semaphore;	  /* its symbol: PROVIDER_NAME_semaphore */
+	const char *semaphore_v1; /* with STAP_SDT_V1: NAME_semaphore */
+	unsigned nargs;		  /* the macro's arity */
+	unsigned nparams;    /* texts in PARAMS: 1 for `(void)', else nargs */
 	const char **params; /* each parameter's tokens, one space apart */
+	const char **types; /* each argument's C type, name left out, spaced
+			       as docs/typed-probes.md says (nargs) */
+	const char **names; /* each argument's name, "" when unnamed (nargs) */
 	struct dg_loc loc;
 };
 
@@ -188,9 +191,6 @@ void dg_model_free(struct dg_model *m);
 
 /* Append the -h header for M to OUT. */
 void dg_header_write(const struct dg_model *m, struct dg_buf *out);
-
-/* Semaphore symbol of P: provider_name_semaphore, name_semaphore for V1. */
-void dg_semaphore_name(const struct dg_probe *p, int v1, struct dg_buf *out);
 
 /* ---- cpp.c -------------------------------------------------------------- */
 
@@ -217,11 +217,9 @@ struct dg_object_opts {
 };
 
 struct dg_object {
-	struct sdt_target target;
-	const char **symbols; /* in declaration order */
-	size_t n;
-	int hidden;
-	struct dg_buf names; /* the symbols' storage */
+	struct sdt_sema_object sema; /* what the core writes */
+	const char **symbols; /* sema.symbols in probe order: the model's */
+	unsigned char *types; /* sema.extra_notes: the typed-probe records */
 };
 
 /*
@@ -239,11 +237,23 @@ void dg_object_free(struct dg_object *obj);
 
 /*
  * Create PATH atomically: WRITE(fd, ctx) fills a temporary file made
- * beside PATH, which is then renamed over it. On any failure the
- * temporary is removed and PATH is left as it was. Returns 0 or -1.
+ * beside PATH, which is then renamed over it. On any failure, or a fatal
+ * signal, the temporary is removed and PATH is left as it was. Symbolic
+ * links are followed only where the kernel would follow them. Returns 0
+ * or -1 (reported).
  */
 typedef int (*dg_write_fn)(int fd, void *ctx);
 int dg_output_atomic(const char *path, dg_write_fn write_fn, void *ctx,
 		     struct dg_diag *diag);
+
+/*
+ * Fill each of descriptors 0, 1 and 2 that is closed with a placeholder
+ * (a memory file named DG_CLOSED_FD_NAME), so that no file we open takes
+ * its number: diagnostics would land in an output, and -o /dev/stdout
+ * would reopen one of our own files. Returns the closed ones as a bit
+ * mask (bit N for descriptor N). Call first thing.
+ */
+#define DG_CLOSED_FD_NAME "dtrace-gen: closed descriptor"
+int dg_output_guard_std_fds(void);
 
 #endif

@@ -22,10 +22,13 @@ dist_man_MANS += dtrace-gen/dtrace-gen.1
 # `make install' also installs it as `dtrace' (configure
 # --disable-dtrace-alias turns that off). Prerequisite-only hook rules, so
 # other fragments can hang their own on the same hooks.
+# Its page goes with it: without the alias, `man dtrace' stays SystemTap's.
 if DTRACE_ALIAS
 install-exec-hook: install-dtrace-alias
 uninstall-hook: uninstall-dtrace-alias
+man_MANS += dtrace-gen/dtrace.1
 endif
+EXTRA_DIST += dtrace-gen/dtrace.1
 
 install-dtrace-alias:
 	cd '$(DESTDIR)$(bindir)' && rm -f 'dtrace$(EXEEXT)' && \

@@ -8,12 +8,15 @@
  * in separate form, -s/-o also joined, one of -h/-G, exactly one -s; the
  * flags Solaris users pass (-32/-64 on x86, -fpic/-fPIC, -x ARG, -k,
  * --types) are accepted. Diagnostics go to stderr, nothing to stdout but
- * --help and --version. Exit status 0, or 1 after an error.
+ * --help and --version (which fail if it cannot be written). Exit status
+ * 0, or 1 after an error.
  *
  * This file only decides what to do; each stage is in its own file (see
  * dtrace-gen.h).
  */
 #define _GNU_SOURCE /* strdup, O_CLOEXEC in strict C11 */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -23,10 +26,6 @@
 
 #include "dtrace-gen.h"
 #include "elfobj.h"
-
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "unknown"
-#endif
 
 enum mode { MODE_NONE, MODE_HEADER, MODE_OBJECT };
 
@@ -155,12 +154,11 @@ static int set_mode(struct options *o, enum mode m, const char *prog)
 /* Returns 0 to go on, 1 to stop with success, -1 to fail. */
 static int parse_args(struct options *o, int argc, char **argv)
 {
-	const char *prog = argv[0], *v;
+	const char *prog = argv[0], *v, *a = NULL;
 	int i, dashdash = 0, r;
 
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
+		a = argv[i];
 		if (dashdash || a[0] != '-' || !a[1]) {
 			if (add_flag(&o->objects, &o->nobjects, a))
 				goto nomem;
@@ -226,8 +224,8 @@ static int parse_args(struct options *o, int argc, char **argv)
 	}
 	return 0;
 missing:
-	fprintf(stderr, "%s: error: option `%s' needs an argument\n", prog,
-		argv[i]);
+	fprintf(stderr, "%s: error: option `%s' requires an argument\n", prog,
+		a);
 	usage(prog);
 	return -1;
 nomem:
@@ -276,7 +274,16 @@ static char *default_output(const char *input, const char *suffix)
 	return r;
 }
 
-static int read_file(const char *path, struct dg_buf *out,
+/* ST is the placeholder standing for a stdin closed when we started. */
+static int closed_stdin(const struct stat *st)
+{
+	struct stat in;
+
+	return !fstat(0, &in) && in.st_dev == st->st_dev &&
+	       in.st_ino == st->st_ino;
+}
+
+static int read_file(const char *path, int stdin_closed, struct dg_buf *out,
 		     struct dg_diag *diag)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -289,6 +296,11 @@ static int read_file(const char *path, struct dg_buf *out,
 	}
 	if (!fstat(fd, &st) && S_ISDIR(st.st_mode)) {
 		dg_error(diag, path, "is a directory, not a .d file");
+		close(fd);
+		return -1;
+	}
+	if (stdin_closed && closed_stdin(&st)) {
+		dg_error(diag, path, "cannot read it: standard input is closed");
 		close(fd);
 		return -1;
 	}
@@ -387,6 +399,18 @@ static int generate(const struct options *o, const struct dg_model *m,
 	return r;
 }
 
+/* --help, --version: what they print must have arrived. */
+static int flush_stdout(struct dg_diag *diag, int closed)
+{
+	if (closed)
+		errno = EBADF;
+	else if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	dg_error(diag, NULL, "cannot write to standard output: %s",
+		 strerror(errno));
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
@@ -395,13 +419,17 @@ int main(int argc, char **argv)
 	struct dg_buf text = { 0 };
 	char *out = NULL;
 	const char *cpp;
-	int r;
+	int r, closed;
 
+	closed = dg_output_guard_std_fds();
 	if (argc > 0 && argv[0][0])
 		diag.prog = argv[0];
 	r = parse_args(&o, argc, argv);
-	if (r)
+	if (r) {
+		if (r > 0)
+			r = flush_stdout(&diag, closed & 2);
 		goto done;
+	}
 	defines_from_cflags(&o, getenv("CFLAGS"));
 	/* Re-apply the command line: it has the last word over $CFLAGS. */
 	for (size_t i = 0; i < o.ncpp_flags; i++)
@@ -420,7 +448,7 @@ int main(int argc, char **argv)
 		r = dg_preprocess(cpp && *cpp ? cpp : "cpp", o.cpp_flags,
 				  o.ncpp_flags, o.input, &text, &diag);
 	} else {
-		r = read_file(o.input, &text, &diag);
+		r = read_file(o.input, closed & 1, &text, &diag);
 	}
 	if (!r)
 		r = dg_parse(&m, o.input, text.data ? text.data : "", text.len,

@@ -10,7 +10,10 @@
  * for the same answer in what we are given, most telling first:
  *
  *  1. the object files on the command line (the ones the probes are
- *     linked with; a libtool `.lo' names its real object inside);
+ *     linked with; a libtool `.lo' names its real object inside). Each
+ *     must be a regular file holding a whole ELF header of a machine we
+ *     know: a damaged one, or one we cannot write for, is an error, as
+ *     an object built on a misread machine would not link;
  *  2. -32 / -64, on x86;
  *  3. $CC and $CFLAGS: a cross compiler's triplet (`aarch64-linux-gnu-gcc',
  *     `clang --target=...') or -m32/-m64;
@@ -18,14 +21,22 @@
  *
  * Symbols are hidden unless STAP_SDT_V2 or V1 is defined (-D), as with
  * SystemTap; V1 also names them `probe_semaphore', without the provider.
+ *
+ * The object also carries every probe's typed-probe record (argument
+ * types and names, docs/typed-probes.md) in a note section of its own;
+ * it holds no address, so it needs no relocation and links anywhere.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dtrace-gen.h"
 #include "elfobj.h"
 #include "target.h"
+#include "typerec.h"
 
 static int same_target(const struct sdt_target *a, const struct sdt_target *b)
 {
@@ -34,28 +45,57 @@ static int same_target(const struct sdt_target *a, const struct sdt_target *b)
 }
 
 /*
+ * Open an object named on the command line, for reading its header. Only
+ * a regular file is opened at all: a FIFO would wait for a writer forever
+ * and a device may act on being opened. The file is checked again once
+ * open, in case it was swapped in between.
+ */
+static int open_object(const char *path, struct dg_diag *diag)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st))
+		goto unreadable;
+	if (!S_ISREG(st.st_mode))
+		goto not_a_file;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		goto unreadable;
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode))
+		return fd;
+	close(fd);
+not_a_file:
+	dg_error(diag, path, "is %s, not an object file",
+		 S_ISDIR(st.st_mode)  ? "a directory" :
+		 S_ISFIFO(st.st_mode) ? "a FIFO" :
+		 S_ISSOCK(st.st_mode) ? "a socket" :
+					"a device");
+	return -1;
+unreadable:
+	dg_error(diag, path, "cannot read it: %s", strerror(errno));
+	return -1;
+}
+
+/*
  * A libtool object (`foo.lo') is a text file naming the real one,
  * relative to its own directory: pic_object='.libs/foo.o'. Returns the
- * path to use (malloc'd), or NULL when PATH is not one.
+ * path to use (malloc'd), or NULL when PATH (open as FD) is not one.
  */
-static char *libtool_object(const char *path)
+static char *libtool_object(int fd, const char *path)
 {
 	static const char *const keys[] = { "pic_object='",
 					    "non_pic_object='" };
 	char text[4096], *line, *end, *r = NULL;
 	const char *slash;
-	size_t n, i;
-	FILE *f;
+	ssize_t n;
+	size_t i;
 
 	n = strlen(path);
 	if (n < 3 || strcmp(path + n - 3, ".lo"))
 		return NULL;
-	f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
+	n = pread(fd, text, sizeof(text) - 1, 0);
+	text[n > 0 ? n : 0] = '\0';
 	slash = strrchr(path, '/');
 	for (i = 0; i < 2 && !r; i++) {
 		for (line = text; line && *line; line = strchr(line, '\n'),
@@ -81,6 +121,64 @@ static char *libtool_object(const char *path)
 	return r;
 }
 
+/* What sdt_target_from_fd()'s answer ERR for PATH means for -G. */
+static int object_verdict(const struct sdt_target *t, const char *path,
+			  int err, struct dg_diag *diag)
+{
+	if (!err && sdt_target_known(t))
+		return 1;
+	if (!err)
+		dg_error(diag, path,
+			 "is for machine %u (%u-bit), for which dtrace-gen "
+			 "cannot write objects",
+			 t->machine, sdt_target_addr_size(t) * 8);
+	else if (err == -ENOMSG)
+		dg_warning(diag, path,
+			   "names no machine (LLVM bitcode, or an archive "
+			   "without objects); not used to choose the "
+			   "object's machine");
+	else if (err == -EBADMSG)
+		dg_error(diag, path, "is not a well-formed object: its ELF "
+				     "header is damaged or cut short");
+	else if (err == -ENOEXEC)
+		dg_error(diag, path, "is not an object file (neither ELF nor "
+				     "an archive)");
+	else if (err == -ENODATA)
+		dg_error(diag, path, "is empty, not an object file");
+	else
+		dg_error(diag, path, "cannot read it: %s", strerror(-err));
+	return err == -ENOMSG ? 0 : -1;
+}
+
+/*
+ * The target of the object ARG (through its .lo). Returns 1 when it names
+ * one, 0 when it names none (warned), -1 when it is no usable object
+ * (reported).
+ */
+static int object_target(struct sdt_target *t, const char *arg,
+			 struct dg_diag *diag)
+{
+	int fd = open_object(arg, diag), err;
+	char *real;
+
+	if (fd < 0)
+		return -1;
+	real = libtool_object(fd, arg);
+	if (real) {
+		close(fd);
+		fd = open_object(real, diag);
+		if (fd < 0) {
+			free(real);
+			return -1;
+		}
+	}
+	err = sdt_target_from_fd(t, fd);
+	close(fd);
+	err = object_verdict(t, real ? real : arg, err, diag);
+	free(real);
+	return err;
+}
+
 /* Step 1. Returns 1 when some object decided, 0 when none did, -1. */
 static int target_from_objects(struct sdt_target *t,
 			       const struct dg_object_opts *o,
@@ -90,22 +188,18 @@ static int target_from_objects(struct sdt_target *t,
 	size_t i;
 
 	for (i = 0; i < o->nobjects; i++) {
-		char *real = libtool_object(o->objects[i]);
-		const char *path = real ? real : o->objects[i];
 		struct sdt_target this;
-		int err = sdt_target_from_file(&this, path);
+		int r = object_target(&this, o->objects[i], diag);
 
-		if (err) {
-			dg_warning(diag, path,
-				   "%s; not used to choose the object's "
-				   "machine",
-				   err == -ENOEXEC ? "not an ELF file" :
-						     strerror(-err));
-		} else if (!first) {
+		if (r < 0)
+			return -1;
+		if (!r)
+			continue;
+		if (!first) {
 			*t = this;
 			first = o->objects[i];
 		} else if (!same_target(t, &this)) {
-			dg_error(diag, path,
+			dg_error(diag, o->objects[i],
 				 "is for %s (%d-bit) but %s is for %s "
 				 "(%d-bit); the probes object can link with "
 				 "only one: pass objects of one target",
@@ -113,10 +207,8 @@ static int target_from_objects(struct sdt_target *t,
 				 this.elf_class == 1 ? 32 : 64, first,
 				 sdt_target_name(t),
 				 t->elf_class == 1 ? 32 : 64);
-			free(real);
 			return -1;
 		}
-		free(real);
 	}
 	return first != NULL;
 }
@@ -229,11 +321,11 @@ static int choose_target(struct sdt_target *t, const struct dg_object_opts *o,
 static int v1_clash(const struct dg_object *obj, const struct dg_model *m,
 		    struct dg_diag *diag)
 {
-	struct dg_strset seen = { 0 };
+	struct dg_strset seen = {0};
 	size_t i, old;
 	int r = 0;
 
-	for (i = 0; i < obj->n && !r; i++) {
+	for (i = 0; i < obj->sema.nsymbols && !r; i++) {
 		r = dg_strset_add(&seen, obj->symbols[i], i, &old);
 		if (r > 0) {
 			dg_error_at(diag, &m->probes[i].loc,
@@ -251,37 +343,59 @@ static int v1_clash(const struct dg_object *obj, const struct dg_model *m,
 	return r ? -1 : 0;
 }
 
+static struct sdt_typerec typerec_of(const struct dg_probe *p)
+{
+	struct sdt_typerec r = {.provider = p->provider,
+				.name = p->name,
+				.nargs = p->nargs,
+				.types = p->types,
+				.names = p->names};
+	return r;
+}
+
+/* The records of all probes, in declaration order, in the target's order. */
+static int encode_types(struct dg_object *obj, const struct dg_model *m)
+{
+	size_t i, size = 0, at = 0;
+
+	for (i = 0; i < m->nprobes; i++) {
+		struct sdt_typerec r = typerec_of(&m->probes[i]);
+
+		size += sdt_typerec_size(&r);
+	}
+	obj->types = malloc(size ? size : 1);
+	if (!obj->types)
+		return -1;
+	for (i = 0; i < m->nprobes; i++) {
+		struct sdt_typerec r = typerec_of(&m->probes[i]);
+
+		at +=
+		    sdt_typerec_encode(&obj->sema.target, &r, obj->types + at);
+	}
+	obj->sema.extra_notes = obj->types;
+	obj->sema.extra_notes_size = size;
+	return 0;
+}
+
 int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
 		      const struct dg_object_opts *o, struct dg_diag *diag)
 {
-	size_t i, *offs;
-
 	memset(obj, 0, sizeof(*obj));
-	if (choose_target(&obj->target, o, diag))
+	if (choose_target(&obj->sema.target, o, diag))
 		return -1;
-	obj->hidden = !o->v1 && !o->v2;
-	obj->n = m->nprobes;
 	obj->symbols = calloc(m->nprobes + 1, sizeof(*obj->symbols));
-	offs = calloc(m->nprobes + 1, sizeof(*offs));
-	if (!obj->symbols || !offs)
-		goto nomem;
-	/* Offsets first: the buffer moves while it grows. */
-	for (i = 0; i < m->nprobes; i++) {
-		offs[i] = obj->names.len;
-		dg_semaphore_name(&m->probes[i], o->v1, &obj->names);
-		dg_buf_add(&obj->names, "", 1);
+	if (!obj->symbols || encode_types(obj, m)) {
+		dg_error(diag, NULL, "out of memory");
+		return -1;
 	}
-	if (obj->names.failed)
-		goto nomem;
-	for (i = 0; i < m->nprobes; i++)
-		obj->symbols[i] = obj->names.data + offs[i];
-	free(offs);
+	for (size_t i = 0; i < m->nprobes; i++)
+		obj->symbols[i] =
+		    o->v1 ? m->probes[i].semaphore_v1 : m->probes[i].semaphore;
+	obj->sema.symbols = obj->symbols;
+	obj->sema.nsymbols = m->nprobes;
+	obj->sema.hidden = !o->v1 && !o->v2;
 	/* Without V1 the parser already made these unique. */
 	return o->v1 ? v1_clash(obj, m, diag) : 0;
-nomem:
-	free(offs);
-	dg_error(diag, NULL, "out of memory");
-	return -1;
 }
 
 int dg_object_write(int fd, const struct dg_object *obj, const char *out,
@@ -290,8 +404,7 @@ int dg_object_write(int fd, const struct dg_object *obj, const char *out,
 	char err[256] = "";
 	int r;
 
-	r = sdt_write_semaphore_object(fd, &obj->target, obj->symbols, obj->n,
-				       obj->hidden, err, sizeof(err));
+	r = sdt_write_semaphore_object(fd, &obj->sema, err, sizeof(err));
 	if (r) {
 		if (err[0])
 			dg_error(diag, out, "%s", err);
@@ -306,6 +419,6 @@ int dg_object_write(int fd, const struct dg_object *obj, const char *out,
 void dg_object_free(struct dg_object *obj)
 {
 	free(obj->symbols);
-	dg_buf_free(&obj->names);
+	free(obj->types);
 	memset(obj, 0, sizeof(*obj));
 }

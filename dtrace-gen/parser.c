@@ -15,12 +15,21 @@
  * clauses, inline D) is skipped with its brackets balanced, so a `provider'
  * word inside a translator body or a string is never taken for one.
  *
- * Only the probe's name and its parameter count matter downstream; the
- * parameter text is kept for the header's per-probe comment, its tokens
- * one space apart as SystemTap's dtrace writes them. The names
- * are checked here so that every later stage can trust them: C
- * identifiers, no probe declared twice, and no two probes that would end
- * up with the same macro or semaphore name.
+ * Each parameter is kept three ways: its text, tokens one space apart as
+ * SystemTap's dtrace writes them, for the header's per-probe comment; and
+ * split into the name it declares, if any, and its type with that name
+ * left out, for the typed-probe records (docs/typed-probes.md). Splitting
+ * follows C's own rule, so no table of typedefs is needed: in the
+ * specifiers, an identifier that is not a keyword is a type (a typedef
+ * name: `uintptr_t', `conn_t') until a type has been seen, and after that
+ * it is the declared name (`unsigned x', `uintptr_t x'); inside the
+ * declarator, the first identifier outside parameter lists and array
+ * bounds is the name (`int (*cb)(void *, int)', `char buf[N]'). The type
+ * text is what was written, with single spaces and `char *' spacing.
+ *
+ * The probe and provider names are checked here so that every later stage
+ * can trust them: C identifiers, no probe declared twice, and no two
+ * probes that would end up with the same macro or semaphore name.
  *
  * The first error stops the parse: after a missing `)' or `}' any further
  * message would be a guess.
@@ -30,19 +39,23 @@
 #include <string.h>
 
 #include "dtrace-gen.h"
+#include "names.h"
 
 struct parser {
 	struct dg_lexer lx;
-	struct dg_token tok; /* the current token */
+	struct dg_token tok;  /* the current token */
 	struct dg_token prev; /* the one before, for `expected X after' */
 	struct dg_model *m;
 	struct dg_diag *diag;
-	size_t cap; /* of m->probes */
+	size_t cap;		 /* of m->probes */
 	struct dg_strset probes; /* "provider:name" */
 	struct dg_strset macros;
 	struct dg_strset semas;
 	struct dg_strset providers;
 	struct dg_buf scratch;
+	struct dg_buf type;    /* the type text being built */
+	struct dg_token *decl; /* the current parameter's tokens */
+	size_t ndecl, decl_cap;
 	int warned_stray;
 };
 
@@ -110,7 +123,7 @@ static int bad_name(struct parser *p, const char *kind)
 	const char *start = t->text, *end = t->text + t->len;
 	struct dg_lexer peek = p->lx;
 	struct dg_token next;
-	struct dg_diag quiet = { 0 };
+	struct dg_diag quiet = {0};
 
 	if (t->kind != DG_TOK_IDENT && t->kind != DG_TOK_NUMBER &&
 	    !is_punct(t, "-") && !is_punct(t, "$") && !is_punct(t, "."))
@@ -126,13 +139,16 @@ static int bad_name(struct parser *p, const char *kind)
 			break;
 		end = next.text + next.len;
 	}
+	/* DTrace reads `__' in a probe name as `-'; in a provider, nothing. */
+	char hint[64] = "";
+	if (memchr(start, '-', (size_t)(end - start)))
+		snprintf(hint, sizeof(hint),
+			 "; write %s where the %s name has `-'",
+			 strcmp(kind, "probe") ? "`_'" : "`__'", kind);
 	dg_error_at(p->diag, &t->loc,
 		    "bad %s name `%.*s': names are C identifiers (letters, "
 		    "digits and `_', not starting with a digit)%s",
-		    kind, (int)(end - start), start,
-		    memchr(start, '-', (size_t)(end - start)) ?
-			    "; write `__' where the probe name has `-'" :
-			    "");
+		    kind, (int)(end - start), start, hint);
 	return -EINVAL;
 }
 
@@ -152,7 +168,184 @@ static int name_ok(struct parser *p)
 		 is_punct(&next, "."));
 }
 
-/* One parameter: its tokens, checked, into p->scratch. */
+static int push_decl(struct parser *p, const struct dg_token *t)
+{
+	if (p->ndecl == p->decl_cap) {
+		size_t cap = p->decl_cap ? p->decl_cap * 2 : 16;
+		struct dg_token *nd = realloc(p->decl, cap * sizeof(*nd));
+
+		if (!nd)
+			return -1;
+		p->decl = nd;
+		p->decl_cap = cap;
+	}
+	p->decl[p->ndecl++] = *t;
+	return 0;
+}
+
+enum word_kind {
+	WORD_OTHER,	/* a typedef name or the declared name */
+	WORD_QUALIFIER, /* says nothing about which type */
+	WORD_BASIC,	/* a basic type's keyword */
+	WORD_TAG,	/* struct, union, enum: a tag name follows */
+};
+
+static enum word_kind word_kind(const struct dg_token *t)
+{
+	static const struct {
+		const char *text;
+		enum word_kind kind;
+	} words[] = {
+	    {"void", WORD_BASIC},
+	    {"char", WORD_BASIC},
+	    {"short", WORD_BASIC},
+	    {"int", WORD_BASIC},
+	    {"long", WORD_BASIC},
+	    {"float", WORD_BASIC},
+	    {"double", WORD_BASIC},
+	    {"signed", WORD_BASIC},
+	    {"unsigned", WORD_BASIC},
+	    {"_Bool", WORD_BASIC},
+	    {"bool", WORD_BASIC},
+	    {"_Complex", WORD_BASIC},
+	    {"__int128", WORD_BASIC},
+	    {"__signed", WORD_BASIC},
+	    {"__signed__", WORD_BASIC},
+	    {"const", WORD_QUALIFIER},
+	    {"volatile", WORD_QUALIFIER},
+	    {"restrict", WORD_QUALIFIER},
+	    {"__restrict", WORD_QUALIFIER},
+	    {"__restrict__", WORD_QUALIFIER},
+	    {"__const", WORD_QUALIFIER},
+	    {"__volatile", WORD_QUALIFIER},
+	    {"__volatile__", WORD_QUALIFIER},
+	    {"_Atomic", WORD_QUALIFIER},
+	    {"register", WORD_QUALIFIER},
+	    {"userland", WORD_QUALIFIER},
+	    {"struct", WORD_TAG},
+	    {"union", WORD_TAG},
+	    {"enum", WORD_TAG},
+	};
+	size_t i;
+
+	if (t->kind != DG_TOK_IDENT)
+		return WORD_OTHER;
+	/* Most words differ in the first byte: test it before the rest. */
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (words[i].text[0] == t->text[0] &&
+		    !strncmp(words[i].text, t->text, t->len) &&
+		    !words[i].text[t->len])
+			return words[i].kind;
+	return WORD_OTHER;
+}
+
+/* Where the specifiers (`const struct conn', `unsigned long') end. */
+static size_t specifiers_end(const struct dg_token *t, size_t n)
+{
+	size_t i = 0;
+	int typed = 0;
+
+	while (i < n && t[i].kind == DG_TOK_IDENT) {
+		enum word_kind k = word_kind(&t[i]);
+
+		if (k == WORD_OTHER && typed)
+			break; /* the declared name */
+		typed |= k != WORD_QUALIFIER;
+		i++;
+		if (k == WORD_TAG && i < n && t[i].kind == DG_TOK_IDENT)
+			i++;
+		while (k == WORD_OTHER && i + 1 < n && is_punct(&t[i], "::") &&
+		       t[i + 1].kind == DG_TOK_IDENT)
+			i += 2; /* C++ `ns::type' */
+	}
+	return i;
+}
+
+/* The index of the bracket that closes the one at T[I] (or N - 1). */
+static size_t closing(const struct dg_token *t, size_t n, size_t i)
+{
+	unsigned depth = 0;
+
+	for (; i < n; i++) {
+		if (is_punct(&t[i], "(") || is_punct(&t[i], "["))
+			depth++;
+		else if ((is_punct(&t[i], ")") || is_punct(&t[i], "]")) &&
+			 --depth == 0)
+			return i;
+	}
+	return n - 1;
+}
+
+/*
+ * The index of the name the parameter T[0..N) declares, or N when it
+ * declares none. In the declarator, `(' followed by `*', `&' or `(' groups
+ * (a pointer to function or array); any other `(' opens a parameter list.
+ */
+static size_t declared_name(const struct dg_token *t, size_t n)
+{
+	size_t i;
+
+	for (i = specifiers_end(t, n); i < n; i++) {
+		const struct dg_token *next = i + 1 < n ? &t[i + 1] : NULL;
+
+		if (t[i].kind == DG_TOK_IDENT &&
+		    word_kind(&t[i]) != WORD_QUALIFIER)
+			return i;
+		if (is_punct(&t[i], "[") ||
+		    (is_punct(&t[i], "(") && next && !is_punct(next, "*") &&
+		     !is_punct(next, "&") && !is_punct(next, "(")))
+			i = closing(t, n, i);
+	}
+	return n;
+}
+
+/* No space between A and B: `char *const *', `int (*)(void *, int)'. */
+static int glued(const struct dg_token *a, const struct dg_token *b)
+{
+	if (is_punct(a, "(") || is_punct(a, "[") || is_punct(a, "*") ||
+	    is_punct(a, "&") || is_punct(a, "::"))
+		return 1;
+	if (is_punct(b, ")") || is_punct(b, "]") || is_punct(b, ",") ||
+	    is_punct(b, "::"))
+		return 1;
+	return (is_punct(b, "(") || is_punct(b, "[")) &&
+	       (is_punct(a, ")") || is_punct(a, "]"));
+}
+
+/*
+ * Split the current parameter (p->decl) into its type text and its name
+ * ("" when it has none), both in the model's arena.
+ */
+static int split_param(struct parser *p, const char *probe, unsigned n,
+		       const char **type, const char **name)
+{
+	const struct dg_token *t = p->decl, *last = NULL;
+	size_t at = declared_name(t, p->ndecl), i;
+	int typed = 0;
+
+	p->type.len = 0;
+	for (i = 0; i < p->ndecl; i++) {
+		if (i == at)
+			continue;
+		if (last && !glued(last, &t[i]))
+			dg_buf_add(&p->type, " ", 1);
+		dg_buf_add(&p->type, t[i].text, t[i].len);
+		typed |= t[i].kind == DG_TOK_IDENT;
+		last = &t[i];
+	}
+	if (!typed) {
+		dg_error_at(p->diag, &t[0].loc,
+			    "parameter %u of probe `%s' has no type", n, probe);
+		return -EINVAL;
+	}
+	*type = dg_arena_strndup(&p->m->arena, p->type.data, p->type.len);
+	*name = at < p->ndecl
+		    ? dg_arena_strndup(&p->m->arena, t[at].text, t[at].len)
+		    : "";
+	return *type && *name && !p->type.failed ? 0 : nomem(p);
+}
+
+/* One parameter, checked: its text into p->scratch, its tokens p->decl. */
 static int param(struct parser *p, const char *probe, unsigned n,
 		 int *closed)
 {
@@ -161,6 +354,7 @@ static int param(struct parser *p, const char *probe, unsigned n,
 	char found[64];
 
 	p->scratch.len = 0;
+	p->ndecl = 0;
 	for (;;) {
 		const struct dg_token *t = &p->tok;
 
@@ -204,6 +398,8 @@ static int param(struct parser *p, const char *probe, unsigned n,
 				p->scratch.data[p->scratch.len - 1] == '*'))
 			dg_buf_add(&p->scratch, " ", 1);
 		dg_buf_add(&p->scratch, t->text, t->len);
+		if (push_decl(p, t))
+			return nomem(p);
 		if (advance(p))
 			return -EINVAL;
 	}
@@ -227,12 +423,19 @@ unexpected:
 	return -EINVAL;
 }
 
+/* A probe's parameters: as written, and split into types and names. */
+struct arglist {
+	const char *text[SDT_MAX_ARGS];
+	const char *type[SDT_MAX_ARGS];
+	const char *name[SDT_MAX_ARGS];
+};
+
 /*
- * `( params )' at the current token. Stores up to DG_MAX_ARGS parameter
- * texts in ARGS when ARGS is not NULL (the translated list after `:' is
- * checked but not kept).
+ * `( params )' at the current token. Stores up to SDT_MAX_ARGS parameters
+ * in ARGS when ARGS is not NULL (the translated list after `:' is checked
+ * but not kept: the native types are the ones the macro passes).
  */
-static int params(struct parser *p, const char *probe, const char **args,
+static int params(struct parser *p, const char *probe, struct arglist *args,
 		  unsigned *nargs)
 {
 	unsigned n = 0;
@@ -243,22 +446,26 @@ static int params(struct parser *p, const char *probe, const char **args,
 	if (advance(p))
 		return -EINVAL;
 	while (!closed && !(n == 0 && is_punct(&p->tok, ")"))) {
-		if (args && n == DG_MAX_ARGS) {
+		if (args && n == SDT_MAX_ARGS) {
 			dg_error_at(p->diag, &p->tok.loc,
 				    "probe `%s' has more than %d arguments: "
 				    "<sys/sdt.h> stops at DTRACE_PROBE%d",
-				    probe, DG_MAX_ARGS, DG_MAX_ARGS);
+				    probe, SDT_MAX_ARGS, SDT_MAX_ARGS);
 			return -EINVAL;
 		}
 		err = param(p, probe, n + 1, &closed);
 		if (err)
 			return err;
 		if (args) {
-			args[n] = dg_arena_strndup(&p->m->arena,
-						   p->scratch.data,
-						   p->scratch.len);
-			if (!args[n] || p->scratch.failed)
+			args->text[n] = dg_arena_strndup(&p->m->arena,
+							 p->scratch.data,
+							 p->scratch.len);
+			if (!args->text[n] || p->scratch.failed)
 				return nomem(p);
+			err = split_param(p, probe, n + 1, &args->type[n],
+					  &args->name[n]);
+			if (err)
+				return err;
 		}
 		n++;
 		if (advance(p)) /* past `,' or `)' */
@@ -267,7 +474,7 @@ static int params(struct parser *p, const char *probe, const char **args,
 	if (!closed && advance(p)) /* past the `)' of an empty list */
 		return -EINVAL;
 	/* (void) declares no arguments, as in C. */
-	if (n == 1 && args && !strcmp(args[0], "void"))
+	if (n == 1 && args && !strcmp(args->text[0], "void"))
 		n = 0;
 	*nargs = n;
 	return 0;
@@ -334,11 +541,24 @@ static void join(char *out, const char *a, size_t la, const char *sep,
 	strcpy(out + la + ls + lb, tail);
 }
 
+/* PR's semaphore symbol in STYLE (names.h), from the model's arena. */
+static const char *semaphore(struct dg_arena *a, const struct dg_probe *pr,
+			     enum sdt_sema_style style)
+{
+	size_t n =
+	    sdt_semaphore_symbol(NULL, 0, pr->provider, pr->name, style) + 1;
+	char *s = dg_arena_alloc(a, n);
+
+	if (s)
+		sdt_semaphore_symbol(s, n, pr->provider, pr->name, style);
+	return s;
+}
+
 static int add_probe(struct parser *p, struct dg_probe *pr)
 {
 	struct dg_arena *a = &p->m->arena;
 	struct dg_model *m = p->m;
-	char *key, *sema;
+	char *key;
 	size_t lp = strlen(pr->provider), ln = strlen(pr->name);
 	int err;
 
@@ -352,27 +572,55 @@ static int add_probe(struct parser *p, struct dg_probe *pr)
 		p->cap = cap;
 	}
 	key = dg_arena_alloc(a, lp + ln + 2);
-	sema = dg_arena_alloc(a, lp + ln + sizeof("__semaphore"));
 	pr->macro = macro_name(a, pr->provider, pr->name);
-	if (!key || !sema || !pr->macro)
+	pr->semaphore = semaphore(a, pr, SDT_SEMA_PROVIDER_PROBE);
+	pr->semaphore_v1 = semaphore(a, pr, SDT_SEMA_V1);
+	if (!key || !pr->macro || !pr->semaphore || !pr->semaphore_v1)
 		return nomem(p);
 	join(key, pr->provider, lp, ":", pr->name, ln, "");
-	join(sema, pr->provider, lp, "_", pr->name, ln, "_semaphore");
 	err = clash(p, &p->probes, key, pr, NULL);
 	if (!err)
 		err = clash(p, &p->macros, pr->macro, pr, "macro name");
 	if (!err)
-		err = clash(p, &p->semas, sema, pr, "semaphore");
+		err = clash(p, &p->semas, pr->semaphore, pr, "semaphore");
 	if (err)
 		return err;
 	m->probes[m->nprobes++] = *pr;
 	return 0;
 }
 
+/* N pointers from FROM, into the arena (NULL when N is 0). */
+static const char **arena_ptrs(struct parser *p, const char *const *from,
+			       unsigned n)
+{
+	const char **to;
+
+	if (!n)
+		return NULL;
+	to = dg_arena_alloc(&p->m->arena, n * sizeof(*to));
+	if (to)
+		memcpy(to, from, n * sizeof(*to));
+	return to;
+}
+
+static int keep_args(struct parser *p, struct dg_probe *pr,
+		     const struct arglist *args)
+{
+	/* `(void)' keeps its text for the comment, as the source says. */
+	pr->nparams = pr->nargs ? pr->nargs : args->text[0] != NULL;
+	pr->params = arena_ptrs(p, args->text, pr->nparams);
+	pr->types = arena_ptrs(p, args->type, pr->nargs);
+	pr->names = arena_ptrs(p, args->name, pr->nargs);
+	if ((pr->nparams && !pr->params) || (pr->nargs && !pr->names) ||
+	    (pr->nargs && !pr->types))
+		return nomem(p);
+	return 0;
+}
+
 /* `probe NAME ( params ) [: ( params )] ;', at `probe'. */
 static int probe(struct parser *p, const char *provider)
 {
-	const char *args[DG_MAX_ARGS] = { 0 };
+	struct arglist args = { 0 };
 	struct dg_probe pr = { 0 };
 	unsigned ntrans;
 	int err;
@@ -388,7 +636,7 @@ static int probe(struct parser *p, const char *provider)
 		return nomem(p);
 	if (advance(p))
 		return -EINVAL;
-	err = params(p, pr.name, args, &pr.nargs);
+	err = params(p, pr.name, &args, &pr.nargs);
 	if (err)
 		return err;
 	if (is_punct(&p->tok, ":")) {
@@ -413,16 +661,9 @@ static int probe(struct parser *p, const char *provider)
 			      "`}'); add it",
 			      pr.name);
 	}
-	/* `(void)' keeps its text for the comment, as the source says. */
-	pr.nparams = pr.nargs ? pr.nargs : args[0] != NULL;
-	if (pr.nparams) {
-		pr.params = dg_arena_alloc(&p->m->arena,
-					   pr.nparams * sizeof(*pr.params));
-		if (!pr.params)
-			return nomem(p);
-		memcpy(pr.params, args, pr.nparams * sizeof(*pr.params));
-	}
-	err = add_probe(p, &pr);
+	err = keep_args(p, &pr, &args);
+	if (!err)
+		err = add_probe(p, &pr);
 	if (err)
 		return err;
 	return is_punct(&p->tok, ";") ? advance(p) : 0;
@@ -587,6 +828,8 @@ int dg_parse(struct dg_model *m, const char *file_name, const char *text,
 	dg_strset_free(&p.semas);
 	dg_strset_free(&p.providers);
 	dg_buf_free(&p.scratch);
+	dg_buf_free(&p.type);
+	free(p.decl);
 	return err;
 }
 

@@ -3,7 +3,7 @@
  * Strict argument-spec parsing: the forms we promise every consumer can
  * read, per architecture, and nothing else.
  *
- * The operand grammar per machine (shared/DESIGN.md, issue 2):
+ * The operand grammar per machine (docs/formats.md, "Argument specs"):
  *   x86_64, i386  %reg   N(%reg)   (%reg)   $N
  *   aarch64       xN sp  [xN, N]   [xN]     N
  *   arm           rN     [rN, #N]  [rN]     #N
@@ -18,14 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <elf.h>
 
 #include "argspec.h"
+#include "em.h"
 #include "errmsg.h"
-
-#ifndef EM_RISCV
-#define EM_RISCV 243
-#endif
 
 /* Every parse error is -EINVAL with a reason. */
 #define fail(err, errlen, ...) sdt_errf(err, errlen, -EINVAL, __VA_ARGS__)
@@ -108,7 +104,8 @@ static int take_int(struct cur *c, int64_t *v)
 	}
 	if (p == digits)
 		return 0;
-	/* Reject "0x10": hex is not what compilers emit, and not all read it. */
+	/* Reject "0x10": hex is not what compilers emit, and not all read it.
+	 */
 	if (p < c->end && isalpha((unsigned char)*p))
 		return 0;
 	if (neg ? acc > (uint64_t)INT64_MAX + 1 : acc > (uint64_t)UINT64_MAX)
@@ -133,6 +130,27 @@ static int take_name(struct cur *c, char *buf, size_t len)
 	return 1;
 }
 
+/* The operand is a register name; WHY names what was missing. */
+static int reg_operand(struct cur *c, struct sdt_arg *a, const char *why,
+		       char *err, size_t errlen)
+{
+	a->kind = SDT_ARG_REG;
+	if (!take_name(c, a->reg, sizeof(a->reg)))
+		return fail(err, errlen, "%s", why);
+	return 0;
+}
+
+/* The operand is a decimal constant; WHY says what else it may be. */
+static int const_operand(struct cur *c, struct sdt_arg *a, const char *why,
+			 char *err, size_t errlen)
+{
+	a->kind = SDT_ARG_CONST;
+	if (!take_int(c, &a->value))
+		return fail(err, errlen, "constant is not a decimal number%s",
+			    why);
+	return 0;
+}
+
 static int in_list(const char *name, const char *const *list)
 {
 	for (; *list; list++) {
@@ -145,14 +163,14 @@ static int in_list(const char *name, const char *const *list)
 /* Register widths for x86: 8, 4, 2 or 1 byte views; 0 if unknown. */
 static unsigned x86_reg_width(const char *r, int is64)
 {
-	static const char *const r64[] = { "rax", "rbx", "rcx", "rdx", "rsi",
-					   "rdi", "rbp", "rsp", NULL };
-	static const char *const r32[] = { "eax", "ebx", "ecx", "edx", "esi",
-					   "edi", "ebp", "esp", NULL };
-	static const char *const r16[] = { "ax", "bx", "cx", "dx",
-					   "si", "di", "bp", "sp", NULL };
-	static const char *const r8[] = { "al", "bl", "cl", "dl", NULL };
-	static const char *const r8x[] = { "sil", "dil", "bpl", "spl", NULL };
+	static const char *const r64[] = {"rax", "rbx", "rcx", "rdx", "rsi",
+					  "rdi", "rbp", "rsp", NULL};
+	static const char *const r32[] = {"eax", "ebx", "ecx", "edx", "esi",
+					  "edi", "ebp", "esp", NULL};
+	static const char *const r16[] = {"ax", "bx", "cx", "dx", "si",
+					  "di", "bp", "sp", NULL};
+	static const char *const r8[] = {"al", "bl", "cl", "dl", NULL};
+	static const char *const r8x[] = {"sil", "dil", "bpl", "spl", NULL};
 
 	if (in_list(r, r32))
 		return 4;
@@ -196,8 +214,8 @@ static int x86_reg(struct cur *c, struct sdt_arg *a, int is64, char *err,
 				    "instruction-pointer-relative operand");
 		if (!strncmp(a->reg, "xmm", 3) || !strncmp(a->reg, "ymm", 3) ||
 		    !strncmp(a->reg, "st", 2))
-			return fail(err, errlen, "vector or float register %%%s",
-				    a->reg);
+			return fail(err, errlen,
+				    "vector or float register %%%s", a->reg);
 		if (!strcmp(a->reg, "fs") || !strcmp(a->reg, "gs"))
 			return fail(err, errlen, "segment register %%%s",
 				    a->reg);
@@ -214,13 +232,9 @@ static int parse_x86(struct cur *c, struct sdt_arg *a, int is64, char *err,
 	unsigned width;
 	int r;
 
-	if (eat(c, "$")) {
-		a->kind = SDT_ARG_CONST;
-		if (!take_int(c, &a->value))
-			return fail(err, errlen,
-				    "constant is not a decimal number (symbol or relocation?)");
-		return 0;
-	}
+	if (eat(c, "$"))
+		return const_operand(c, a, " (symbol or relocation?)", err,
+				     errlen);
 	if (c->p < c->end && *c->p == '%') {
 		a->kind = SDT_ARG_REG;
 		if ((r = x86_reg(c, a, is64, err, errlen, &width)))
@@ -228,9 +242,10 @@ static int parse_x86(struct cur *c, struct sdt_arg *a, int is64, char *err,
 		if (c->p < c->end && *c->p == ':')
 			return fail(err, errlen, "segment-prefixed operand");
 		if (a->size > width)
-			return fail(err, errlen,
-				    "%u-byte value in the %u-byte register %%%s",
-				    a->size, width, a->reg);
+			return fail(
+			    err, errlen,
+			    "%u-byte value in the %u-byte register %%%s",
+			    a->size, width, a->reg);
 		return 0;
 	}
 	a->kind = SDT_ARG_MEM;
@@ -239,12 +254,13 @@ static int parse_x86(struct cur *c, struct sdt_arg *a, int is64, char *err,
 		return fail(err, errlen,
 			    "memory operand with a symbol or relocation");
 	if (!eat(c, "("))
-		return fail(err, errlen, "expected (%%reg) after the displacement");
+		return fail(err, errlen,
+			    "expected (%%reg) after the displacement");
 	if ((r = x86_reg(c, a, is64, err, errlen, &width)))
 		return r;
 	if (width != (is64 ? 8u : 4u))
-		return fail(err, errlen, "base register %%%s is not address-sized",
-			    a->reg);
+		return fail(err, errlen,
+			    "base register %%%s is not address-sized", a->reg);
 	if (c->p < c->end && *c->p == ',')
 		return fail(err, errlen, "index register in a memory operand");
 	if (!eat(c, ")"))
@@ -264,8 +280,18 @@ static int parse_bracket(struct cur *c, struct sdt_arg *a, const char *imm,
 		return fail(err, errlen, "expected %sN, a decimal offset", imm);
 	if (!eat(c, "]"))
 		return fail(err, errlen,
-			    "expected ] (index and writeback forms are not read by every consumer)");
+			    "expected ] (index and writeback forms are not "
+			    "read by every consumer)");
 	return 0;
+}
+
+/* aarch64 and arm: a register, or "[reg]" or "[reg, IMMn]". */
+static int bracket_or_reg(struct cur *c, struct sdt_arg *a, const char *imm,
+			  char *err, size_t errlen)
+{
+	if (eat(c, "["))
+		return parse_bracket(c, a, imm, err, errlen);
+	return reg_operand(c, a, "expected a register", err, errlen);
 }
 
 static int parse_aarch64(struct cur *c, struct sdt_arg *a, char *err,
@@ -273,20 +299,11 @@ static int parse_aarch64(struct cur *c, struct sdt_arg *a, char *err,
 {
 	int r;
 
-	if (eat(c, "[")) {
-		if ((r = parse_bracket(c, a, "", err, errlen)))
-			return r;
-	} else if (c->p < c->end && (isdigit((unsigned char)*c->p) ||
-				    *c->p == '-')) {
-		a->kind = SDT_ARG_CONST;
-		if (!take_int(c, &a->value))
-			return fail(err, errlen, "constant is not a decimal number");
-		return 0;
-	} else {
-		a->kind = SDT_ARG_REG;
-		if (!take_name(c, a->reg, sizeof(a->reg)))
-			return fail(err, errlen, "expected a register");
-	}
+	if (c->p < c->end && (isdigit((unsigned char)*c->p) || *c->p == '-'))
+		return const_operand(c, a, "", err, errlen);
+	r = bracket_or_reg(c, a, "", err, errlen);
+	if (r)
+		return r;
 	if (!strcmp(a->reg, "sp") || numbered_reg(a->reg, 'x', 30))
 		return 0;
 	if (a->reg[0] == 'v' || a->reg[0] == 'd' || a->reg[0] == 's' ||
@@ -298,43 +315,34 @@ static int parse_aarch64(struct cur *c, struct sdt_arg *a, char *err,
 
 static int arm_reg_ok(const char *r)
 {
-	static const char *const names[] = { "fp", "ip", "sp", "lr", NULL };
+	static const char *const names[] = {"fp", "ip", "sp", "lr", NULL};
 
 	return in_list(r, names) || numbered_reg(r, 'r', 12);
 }
 
-static int parse_arm(struct cur *c, struct sdt_arg *a, char *err,
-		     size_t errlen)
+static int parse_arm(struct cur *c, struct sdt_arg *a, char *err, size_t errlen)
 {
-	if (eat(c, "#")) {
-		a->kind = SDT_ARG_CONST;
-		if (!take_int(c, &a->value))
-			return fail(err, errlen, "constant is not a decimal number");
-		return 0;
-	}
-	if (eat(c, "[")) {
-		int r = parse_bracket(c, a, "#", err, errlen);
-		if (r)
-			return r;
-	} else {
-		a->kind = SDT_ARG_REG;
-		if (!take_name(c, a->reg, sizeof(a->reg)))
-			return fail(err, errlen, "expected a register");
-	}
+	int r;
+
+	if (eat(c, "#"))
+		return const_operand(c, a, "", err, errlen);
+	r = bracket_or_reg(c, a, "#", err, errlen);
+	if (r)
+		return r;
 	if (!arm_reg_ok(a->reg))
 		return fail(err, errlen,
-			    "register %s is not one every consumer knows", a->reg);
+			    "register %s is not one every consumer knows",
+			    a->reg);
 	return 0;
 }
 
 static int riscv_reg_ok(const char *r)
 {
 	static const char *const names[] = {
-		"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "fp",
-		"s1", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "s2",
-		"s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3",
-		"t4", "t5", "t6", NULL
-	};
+	    "zero", "ra",  "sp", "gp", "tp", "t0", "t1", "t2", "s0",
+	    "fp",   "s1",  "a0", "a1", "a2", "a3", "a4", "a5", "a6",
+	    "a7",   "s2",  "s3", "s4", "s5", "s6", "s7", "s8", "s9",
+	    "s10",  "s11", "t3", "t4", "t5", "t6", NULL};
 	return in_list(r, names);
 }
 
@@ -354,19 +362,18 @@ static int parse_riscv(struct cur *c, struct sdt_arg *a, char *err,
 		a->kind = SDT_ARG_MEM;
 		if (!take_name(c, a->reg, sizeof(a->reg)) || !eat(c, ")"))
 			return fail(err, errlen, "expected (register)");
-	} else {
-		a->kind = SDT_ARG_REG;
-		if (!take_name(c, a->reg, sizeof(a->reg)))
-			return fail(err, errlen, "symbol or unknown operand");
+	} else if (reg_operand(c, a, "symbol or unknown operand", err,
+			       errlen)) {
+		return -EINVAL;
 	}
 	if (!riscv_reg_ok(a->reg))
 		return fail(err, errlen,
-			    "register %s is not an integer ABI register", a->reg);
+			    "register %s is not an integer ABI register",
+			    a->reg);
 	return 0;
 }
 
-static int parse_ppc(struct cur *c, struct sdt_arg *a, char *err,
-		     size_t errlen)
+static int parse_ppc(struct cur *c, struct sdt_arg *a, char *err, size_t errlen)
 {
 	int64_t v, r;
 
@@ -389,8 +396,7 @@ static int parse_ppc(struct cur *c, struct sdt_arg *a, char *err,
 	return 0;
 }
 
-static int s390_reg(struct cur *c, struct sdt_arg *a, char *err,
-		    size_t errlen)
+static int s390_reg(struct cur *c, struct sdt_arg *a, char *err, size_t errlen)
 {
 	if (!eat(c, "%") || !take_name(c, a->reg, sizeof(a->reg)))
 		return fail(err, errlen, "expected %%rN");
@@ -424,18 +430,67 @@ static int parse_s390(struct cur *c, struct sdt_arg *a, char *err,
 	return 0;
 }
 
+static int parse_x86_64(struct cur *c, struct sdt_arg *a, char *err,
+			size_t errlen)
+{
+	return parse_x86(c, a, 1, err, errlen);
+}
+
+static int parse_i386(struct cur *c, struct sdt_arg *a, char *err,
+		      size_t errlen)
+{
+	return parse_x86(c, a, 0, err, errlen);
+}
+
+/*
+ * How each architecture's assembler writes operands: the parser for what
+ * we accept, and the formats we write back (an immediate, a register, a
+ * memory operand with its displacement after or, REG_FIRST, before it).
+ * CLASS 0 matches both classes; x32 has the 4-byte addresses of i386.
+ */
+static const struct syntax {
+	uint16_t machine;
+	unsigned char elf_class;
+	int (*parse)(struct cur *c, struct sdt_arg *a, char *err,
+		     size_t errlen);
+	const char *imm, *reg, *mem;
+	int reg_first;
+} syntaxes[] = {
+    {EM_X86_64, ELFCLASS64, parse_x86_64, "$%lld", "%%%s", "%lld(%%%s)", 0},
+    {EM_X86_64, ELFCLASS32, parse_i386, "$%lld", "%%%s", "%lld(%%%s)", 0},
+    {EM_386, 0, parse_i386, "$%lld", "%%%s", "%lld(%%%s)", 0},
+    {EM_AARCH64, 0, parse_aarch64, "%lld", "%s", "[%s, %lld]", 1},
+    {EM_ARM, 0, parse_arm, "#%lld", "%s", "[%s, #%lld]", 1},
+    {EM_RISCV, 0, parse_riscv, "%lld", "%s", "%lld(%s)", 0},
+    {EM_PPC64, 0, parse_ppc, "%lld", "%s", "%lld(%s)", 0},
+    {EM_S390, 0, parse_s390, "%lld", "%%%s", "%lld(%%%s)", 0},
+};
+
+static const struct syntax *syntax_of(const struct sdt_target *t)
+{
+	for (size_t i = 0; i < sizeof(syntaxes) / sizeof(syntaxes[0]); i++) {
+		const struct syntax *s = &syntaxes[i];
+
+		if (s->machine == t->machine &&
+		    (!s->elf_class || s->elf_class == t->elf_class))
+			return s;
+	}
+	return NULL;
+}
+
 int sdt_arg_parse(const struct sdt_target *t, const char *text, size_t len,
 		  struct sdt_arg *a, char *err, size_t errlen)
 {
-	struct cur c = { text, text + len };
+	struct cur c = {text, text + len};
 	int64_t size;
 	int r;
 
 	memset(a, 0, sizeof(*a));
 	const char *at = memchr(text, '@', len);
 	if (at && at > text && at[-1] == 'f')
-		return fail(err, errlen,
-			    "float size suffix `f' is not read by every consumer");
+		return fail(
+		    err, errlen,
+		    "float size suffix `f' is not read by every consumer");
 	if (!take_int(&c, &size) || !eat(&c, "@"))
 		return fail(err, errlen, "expected [-]SIZE@OPERAND");
 	a->is_signed = size < 0;
@@ -446,32 +501,11 @@ int sdt_arg_parse(const struct sdt_target *t, const char *text, size_t len,
 	if (at_end(&c))
 		return fail(err, errlen, "missing operand");
 
-	switch (t->machine) {
-	case EM_X86_64:
-		r = parse_x86(&c, a, t->elf_class == ELFCLASS64, err, errlen);
-		break;
-	case EM_386:
-		r = parse_x86(&c, a, 0, err, errlen);
-		break;
-	case EM_AARCH64:
-		r = parse_aarch64(&c, a, err, errlen);
-		break;
-	case EM_ARM:
-		r = parse_arm(&c, a, err, errlen);
-		break;
-	case EM_RISCV:
-		r = parse_riscv(&c, a, err, errlen);
-		break;
-	case EM_PPC64:
-		r = parse_ppc(&c, a, err, errlen);
-		break;
-	case EM_S390:
-		r = parse_s390(&c, a, err, errlen);
-		break;
-	default:
+	const struct syntax *syn = syntax_of(t);
+	if (!syn)
 		return fail(err, errlen, "no argument syntax known for %s",
 			    sdt_target_name(t));
-	}
+	r = syn->parse(&c, a, err, errlen);
 	if (r)
 		return r;
 	if (!at_end(&c))
@@ -508,56 +542,27 @@ int sdt_args_parse(const struct sdt_target *t, const char *spec,
 int sdt_arg_format(const struct sdt_target *t, const struct sdt_arg *a,
 		   char *buf, size_t len)
 {
-	const char *sign = a->is_signed ? "-" : "";
+	/* Unknown machines: N, reg, N(reg), which most assemblers write. */
+	static const struct syntax plain = {0,	  0,	      NULL, "%lld",
+					    "%s", "%lld(%s)", 0};
+	const struct syntax *syn = syntax_of(t);
 	long long v = (long long)a->value;
-	int n;
+	int n = snprintf(buf, len, "%s%u@", a->is_signed ? "-" : "", a->size);
+	int m;
 
-	switch (t->machine) {
-	case EM_X86_64:
-	case EM_386:
-		n = a->kind == SDT_ARG_CONST ?
-			    snprintf(buf, len, "%s%u@$%lld", sign, a->size, v) :
-		    a->kind == SDT_ARG_REG ?
-			    snprintf(buf, len, "%s%u@%%%s", sign, a->size,
-				     a->reg) :
-			    snprintf(buf, len, "%s%u@%lld(%%%s)", sign, a->size,
-				     v, a->reg);
-		break;
-	case EM_AARCH64:
-		n = a->kind == SDT_ARG_CONST ?
-			    snprintf(buf, len, "%s%u@%lld", sign, a->size, v) :
-		    a->kind == SDT_ARG_REG ?
-			    snprintf(buf, len, "%s%u@%s", sign, a->size, a->reg) :
-			    snprintf(buf, len, "%s%u@[%s, %lld]", sign, a->size,
-				     a->reg, v);
-		break;
-	case EM_ARM:
-		n = a->kind == SDT_ARG_CONST ?
-			    snprintf(buf, len, "%s%u@#%lld", sign, a->size, v) :
-		    a->kind == SDT_ARG_REG ?
-			    snprintf(buf, len, "%s%u@%s", sign, a->size, a->reg) :
-			    snprintf(buf, len, "%s%u@[%s, #%lld]", sign,
-				     a->size, a->reg, v);
-		break;
-	case EM_S390:
-		n = a->kind == SDT_ARG_CONST ?
-			    snprintf(buf, len, "%s%u@%lld", sign, a->size, v) :
-		    a->kind == SDT_ARG_REG ?
-			    snprintf(buf, len, "%s%u@%%%s", sign, a->size,
-				     a->reg) :
-			    snprintf(buf, len, "%s%u@%lld(%%%s)", sign, a->size,
-				     v, a->reg);
-		break;
-	default: /* riscv64, ppc64: N, reg, N(reg) */
-		n = a->kind == SDT_ARG_CONST ?
-			    snprintf(buf, len, "%s%u@%lld", sign, a->size, v) :
-		    a->kind == SDT_ARG_REG ?
-			    snprintf(buf, len, "%s%u@%s", sign, a->size, a->reg) :
-			    snprintf(buf, len, "%s%u@%lld(%s)", sign, a->size, v,
-				     a->reg);
-		break;
-	}
+	if (!syn)
+		syn = &plain;
 	if (n < 0 || (size_t)n >= len)
 		return -ERANGE;
-	return n;
+	if (a->kind == SDT_ARG_CONST)
+		m = snprintf(buf + n, len - n, syn->imm, v);
+	else if (a->kind == SDT_ARG_REG)
+		m = snprintf(buf + n, len - n, syn->reg, a->reg);
+	else if (syn->reg_first)
+		m = snprintf(buf + n, len - n, syn->mem, a->reg, v);
+	else
+		m = snprintf(buf + n, len - n, syn->mem, v, a->reg);
+	if (m < 0 || (size_t)m >= len - n)
+		return -ERANGE;
+	return n + m;
 }

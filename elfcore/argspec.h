@@ -5,7 +5,7 @@
  * Each argument is [-]SIZE@OPERAND. We parse in two strengths:
  *  - sdt_args_parse(): what we promise to emit, and only that: the operand
  *    forms every consumer (libbpf, bcc, bpftrace, gdb, perf) parses, per
- *    architecture (shared/DESIGN.md). Anything else is an error naming the
+ *    architecture (docs/formats.md). Anything else is an error naming the
  *    argument and why. The header, dtrace-gen and libstapsdt are tested
  *    against this.
  *  - sdt_arg_split(): the lenient tokenizer under it, for tools that must
@@ -19,11 +19,9 @@
 
 #include "target.h"
 
-#define SDT_MAX_ARGS 12
-
 enum sdt_arg_kind {
-	SDT_ARG_REG, /* value in a register */
-	SDT_ARG_MEM, /* value at register + displacement */
+	SDT_ARG_REG,   /* value in a register */
+	SDT_ARG_MEM,   /* value at register + displacement */
 	SDT_ARG_CONST, /* immediate */
 };
 
@@ -31,7 +29,7 @@ struct sdt_arg {
 	unsigned size; /* 1, 2, 4 or 8 */
 	int is_signed;
 	enum sdt_arg_kind kind;
-	char reg[16]; /* REG: the register; MEM: the base register */
+	char reg[16];  /* REG: the register; MEM: the base register */
 	int64_t value; /* MEM: displacement; CONST: the constant */
 };
 

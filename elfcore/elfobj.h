@@ -77,18 +77,38 @@ int sdt_elf_addr_to_offset(const struct sdt_elf *f, uint64_t addr,
 const char *sdt_elf_section_at(const struct sdt_elf *f, uint64_t addr);
 
 /*
- * dtrace-gen -G: write to FD a relocatable object for T with the N symbols
- * in SYMBOLS, each a GLOBAL OBJECT of size 2 in ".probes" (PROGBITS, WA,
+ * Both writers take, optionally, one more note section: EXTRA_NOTES_SIZE
+ * bytes at EXTRA_NOTES, whole notes already encoded in the target's byte
+ * order (sdt_note_head_encode() helps), each padded to 4. They go verbatim
+ * into a non-allocated SHT_NOTE section of this name, aligned to 4 (a
+ * size that is not a multiple of 4 is refused, -EINVAL); with
+ * EXTRA_NOTES_SIZE 0 there is no such section and the object is the same
+ * as without the fields.
+ */
+#define SDT_EXTRA_NOTE_SECTION ".note.sdtkit"
+
+/*
+ * dtrace-gen -G: a relocatable object with the NSYMBOLS symbols in
+ * SYMBOLS, each a GLOBAL OBJECT of size 2 in ".probes" (PROGBITS, WA,
  * align 2), in order, hidden when HIDDEN; plus ".note.GNU-stack".
  */
-int sdt_write_semaphore_object(int fd, const struct sdt_target *t,
-			       const char *const *symbols, size_t n, int hidden,
+struct sdt_sema_object {
+	struct sdt_target target;
+	const char *const *symbols;
+	size_t nsymbols;
+	int hidden;
+	const void *extra_notes; /* see SDT_EXTRA_NOTE_SECTION */
+	size_t extra_notes_size;
+};
+
+/* Write the object O describes to FD. */
+int sdt_write_semaphore_object(int fd, const struct sdt_sema_object *o,
 			       char *err, size_t errlen);
 
 struct sdt_dso_probe {
 	const char *provider;
 	const char *name;
-	const char *args; /* spec, "" for none */
+	const char *args;	 /* spec, "" for none */
 	const char *stub_symbol; /* dynamic FUNC symbol for the stub */
 	const char *sema_symbol; /* dynamic OBJECT symbol for the semaphore */
 };
@@ -101,6 +121,8 @@ struct sdt_dso {
 	size_t stub_probe_offset; /* where in the stub the note's PC points */
 	const struct sdt_dso_probe *probes;
 	size_t nprobes;
+	const void *extra_notes; /* see SDT_EXTRA_NOTE_SECTION */
+	size_t extra_notes_size;
 };
 
 /* Where things landed, as addresses relative to the load base. */

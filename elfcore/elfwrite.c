@@ -14,13 +14,19 @@
  *                   .text: one stub per probe
  *                                                       vaddr = offset
  *   then        RW  .dynamic, .probes (semaphores)      vaddr = offset + P
- *   then            .note.stapsdt, .shstrtab, section headers (not loaded)
+ *   then            .note.stapsdt, .note.sdtkit (when given), .shstrtab,
+ *                   section headers (not loaded)
  *
  * P is the target's page size. File offsets are packed; only the virtual
  * addresses step by a page, so each segment keeps offset == vaddr mod P
  * and gets its own pages without the file growing or the mapping
  * reserving more than a few pages. Two segments, not three: each costs the
  * loader an mmap, and the headers need no page of their own.
+ *
+ * It is written in two steps. First a layout (`struct dso_layout'):
+ * every size, offset, address and index, each count taken from the table
+ * it counts, so adding a section, program header or dynamic entry is one
+ * row. Then emitters that only copy what the layout says into the image.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -188,8 +194,8 @@ static int finish_shstrtab(Elf *elf, struct strtab *shstr, GElf_Off offset)
 
 static size_t sym_size(const struct sdt_target *t)
 {
-	return t->elf_class == ELFCLASS64 ? sizeof(Elf64_Sym) :
-					    sizeof(Elf32_Sym);
+	return t->elf_class == ELFCLASS64 ? sizeof(Elf64_Sym)
+					  : sizeof(Elf32_Sym);
 }
 
 /* Write SYM as entry I of the symbol table data D. */
@@ -198,102 +204,163 @@ static int put_sym(Elf_Data *d, int i, const GElf_Sym *sym)
 	return gelf_update_sym(d, i, (GElf_Sym *)sym) ? 0 : -EIO;
 }
 
-int sdt_write_semaphore_object(int fd, const struct sdt_target *t,
-			       const char *const *symbols, size_t n, int hidden,
-			       char *err, size_t errlen)
+/*
+ * Both writers refuse extra notes that cannot be whole notes: a note
+ * section is a sequence of 4-byte-padded notes, and a consumer walking it
+ * would misread everything after a ragged end.
+ */
+static int check_extra_notes(const void *notes, size_t size, char *err,
+			     size_t errlen)
 {
-	struct strtab shstr = { 0 }, str = { 0 };
-	unsigned char *probes = NULL;
-	void *syms = NULL;
-	Elf *elf = NULL;
-	int r = -ENOMEM;
+	if (size && (!notes || size % 4))
+		return set_err(err, errlen, -EINVAL,
+			       "%s: %zu bytes are not whole padded notes",
+			       SDT_EXTRA_NOTE_SECTION, size);
+	return 0;
+}
 
-	elf = new_elf(fd, t, ET_REL);
-	if (!elf)
-		return elf_fail(err, errlen, "cannot start the object");
-	probes = calloc(n ? n : 1, 2);
-	syms = calloc(n + 1, sym_size(t));
-	if (!probes || !syms)
-		goto out;
+/* The relocatable object while libelf builds it. */
+struct sema_build {
+	Elf *elf;
+	struct strtab shstr, str;
+	unsigned char *probes; /* the zeroed semaphores */
+	void *syms;
+	size_t *names; /* of symbol i + 1 in .strtab */
+	size_t probes_ndx;
+};
 
-	size_t probes_ndx = 0;
-	if (n) {
-		struct sec s = { .name = ".probes", .type = SHT_PROGBITS,
-				 .flags = SHF_ALLOC | SHF_WRITE, .align = 2,
-				 .dtype = ELF_T_BYTE, .buf = probes,
-				 .size = 2 * n };
-		probes_ndx = add_sec(elf, &shstr, &s);
-		if (!probes_ndx)
-			goto elf_error;
-	}
-	struct sec stack = { .name = ".note.GNU-stack", .type = SHT_PROGBITS,
-			     .align = 1, .dtype = ELF_T_BYTE };
-	if (!add_sec(elf, &shstr, &stack))
-		goto elf_error;
+/* .probes (when there are semaphores), .note.GNU-stack, the extra notes. */
+static int sema_add_sections(struct sema_build *b,
+			     const struct sdt_sema_object *o)
+{
+	struct sec probes = {.name = ".probes",
+			     .type = SHT_PROGBITS,
+			     .flags = SHF_ALLOC | SHF_WRITE,
+			     .align = 2,
+			     .dtype = ELF_T_BYTE,
+			     .buf = b->probes,
+			     .size = 2 * o->nsymbols};
+	struct sec stack = {.name = ".note.GNU-stack",
+			    .type = SHT_PROGBITS,
+			    .align = 1,
+			    .dtype = ELF_T_BYTE};
+	struct sec extra = {.name = SDT_EXTRA_NOTE_SECTION,
+			    .type = SHT_NOTE,
+			    .align = 4,
+			    .dtype = ELF_T_BYTE,
+			    .buf = (void *)o->extra_notes,
+			    .size = o->extra_notes_size};
 
-	/* Symbol names first: the table's buffer must not move afterwards. */
-	size_t *names = calloc(n + 1, sizeof(*names));
-	if (!names)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		names[i] = strtab_add(&str, symbols[i]);
-		if (!names[i]) {
-			free(names);
-			goto out;
-		}
-	}
-	static char empty[1];
-	struct sec strs = { .name = ".strtab", .type = SHT_STRTAB, .align = 1,
-			    .dtype = ELF_T_BYTE, .buf = str.len ? str.buf : empty,
-			    .size = str.len ? str.len : 1 };
-	struct sec symtab = { .name = ".symtab", .type = SHT_SYMTAB,
-			      .align = t->elf_class == ELFCLASS64 ? 8 : 4,
-			      .dtype = ELF_T_SYM, .buf = syms,
-			      .size = (n + 1) * sym_size(t),
-			      .entsize = sym_size(t), .info = 1 };
-	size_t symtab_ndx = add_sec(elf, &shstr, &symtab);
-	size_t str_ndx = symtab_ndx ? add_sec(elf, &shstr, &strs) : 0;
-	if (!str_ndx) {
-		free(names);
-		goto elf_error;
-	}
-	Elf_Scn *symscn = elf_getscn(elf, symtab_ndx);
-	GElf_Shdr sh;
-	gelf_getshdr(symscn, &sh);
-	sh.sh_link = (GElf_Word)str_ndx;
-	gelf_update_shdr(symscn, &sh);
+	if (o->nsymbols &&
+	    !(b->probes_ndx = add_sec(b->elf, &b->shstr, &probes)))
+		return -EIO;
+	if (!add_sec(b->elf, &b->shstr, &stack))
+		return -EIO;
+	if (extra.size && !add_sec(b->elf, &b->shstr, &extra))
+		return -EIO;
+	return 0;
+}
+
+/* Symbol I + 1: semaphore I, at 2 * I in .probes. */
+static int sema_put_symbols(struct sema_build *b, Elf_Scn *symscn,
+			    const struct sdt_sema_object *o)
+{
 	Elf_Data *symdata = elf_getdata(symscn, NULL);
-	GElf_Sym sym = { 0 };
-	r = put_sym(symdata, 0, &sym);
-	for (size_t i = 0; i < n && !r; i++) {
-		sym.st_name = (GElf_Word)names[i];
+	GElf_Sym sym = {0};
+	int r = symdata ? put_sym(symdata, 0, &sym) : -EIO;
+
+	for (size_t i = 0; i < o->nsymbols && !r; i++) {
+		sym.st_name = (GElf_Word)b->names[i];
 		sym.st_value = 2 * i;
 		sym.st_size = 2;
 		sym.st_info = GELF_ST_INFO(STB_GLOBAL, STT_OBJECT);
-		sym.st_other = hidden ? STV_HIDDEN : STV_DEFAULT;
-		sym.st_shndx = (GElf_Half)probes_ndx;
+		sym.st_other = o->hidden ? STV_HIDDEN : STV_DEFAULT;
+		sym.st_shndx = (GElf_Half)b->probes_ndx;
 		r = put_sym(symdata, (int)i + 1, &sym);
 	}
-	free(names);
-	if (r)
-		goto elf_error;
-	if ((r = finish_shstrtab(elf, &shstr, 0)) < 0)
-		goto elf_error;
-	if (elf_update(elf, ELF_C_WRITE) < 0)
-		goto elf_error;
-	r = 0;
-	goto out;
-elf_error:
-	r = elf_fail(err, errlen, "cannot write the object");
-out:
+	return r;
+}
+
+/* .symtab and .strtab; names go in first, so .strtab's buffer stays put. */
+static int sema_add_symtab(struct sema_build *b,
+			   const struct sdt_sema_object *o)
+{
+	const struct sdt_target *t = &o->target;
+	const size_t n = o->nsymbols;
+	static char empty[1];
+	GElf_Shdr sh;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(b->names[i] = strtab_add(&b->str, o->symbols[i])))
+			return -ENOMEM;
+	}
+	struct sec strs = {.name = ".strtab",
+			   .type = SHT_STRTAB,
+			   .align = 1,
+			   .dtype = ELF_T_BYTE,
+			   .buf = b->str.len ? b->str.buf : empty,
+			   .size = b->str.len ? b->str.len : 1};
+	struct sec symtab = {.name = ".symtab",
+			     .type = SHT_SYMTAB,
+			     .align = sdt_target_addr_size(t),
+			     .dtype = ELF_T_SYM,
+			     .buf = b->syms,
+			     .size = (n + 1) * sym_size(t),
+			     .entsize = sym_size(t),
+			     .info = 1};
+	size_t symtab_ndx = add_sec(b->elf, &b->shstr, &symtab);
+	size_t str_ndx = symtab_ndx ? add_sec(b->elf, &b->shstr, &strs) : 0;
+	Elf_Scn *symscn = str_ndx ? elf_getscn(b->elf, symtab_ndx) : NULL;
+
+	if (!symscn || !gelf_getshdr(symscn, &sh))
+		return -EIO;
+	sh.sh_link = (GElf_Word)str_ndx;
+	if (!gelf_update_shdr(symscn, &sh))
+		return -EIO;
+	return sema_put_symbols(b, symscn, o);
+}
+
+int sdt_write_semaphore_object(int fd, const struct sdt_sema_object *o,
+			       char *err, size_t errlen)
+{
+	const size_t n = o->nsymbols;
+	struct sema_build b = {0};
+	int r =
+	    check_extra_notes(o->extra_notes, o->extra_notes_size, err, errlen);
+
+	if (r < 0)
+		return r;
+	b.elf = new_elf(fd, &o->target, ET_REL);
+	if (!b.elf)
+		return elf_fail(err, errlen, "cannot start the object");
+	b.probes = calloc(n ? n : 1, 2);
+	b.syms = calloc(n + 1, sym_size(&o->target));
+	b.names = calloc(n + 1, sizeof(*b.names));
+	r = -ENOMEM;
+	if (b.probes && b.syms && b.names) {
+		r = sema_add_sections(&b, o);
+		if (!r)
+			r = sema_add_symtab(&b, o);
+		if (!r)
+			r = finish_shstrtab(b.elf, &b.shstr, 0);
+		errno = 0;
+		if (!r && elf_update(b.elf, ELF_C_WRITE) < 0)
+			r = errno ? -errno : -EIO;
+	}
+	/* libelf's own message for a failed write drops the cause (errno). */
 	if (r == -ENOMEM)
 		set_err(err, errlen, r, "out of memory");
-	if (elf)
-		elf_end(elf);
-	free(probes);
-	free(syms);
-	free(shstr.buf);
-	free(str.buf);
+	else if (r == -EIO)
+		r = elf_fail(err, errlen, "cannot write the object");
+	else if (r < 0)
+		set_err(err, errlen, r, "cannot write the object: %s",
+			strerror(-r));
+	elf_end(b.elf);
+	free(b.probes);
+	free(b.syms);
+	free(b.names);
+	free(b.shstr.buf);
+	free(b.str.buf);
 	return r;
 }
 
@@ -326,16 +393,20 @@ struct image {
 };
 
 /* SIZE bytes of TYPE items at SRC (the class's struct form) to OFF. */
-static void put(struct image *im, uint64_t off, Elf_Type type,
-		const void *src, size_t size)
+static void put(struct image *im, uint64_t off, Elf_Type type, const void *src,
+		size_t size)
 {
-	Elf_Data from = { .d_buf = (void *)src, .d_type = type,
-			  .d_size = size, .d_version = EV_CURRENT };
-	Elf_Data to = { .d_buf = im->buf + off, .d_type = type,
-			.d_size = size, .d_version = EV_CURRENT };
-	Elf_Data *r = im->t->elf_class == ELFCLASS64 ?
-			      elf64_xlatetof(&to, &from, im->t->byte_order) :
-			      elf32_xlatetof(&to, &from, im->t->byte_order);
+	Elf_Data from = {.d_buf = (void *)src,
+			 .d_type = type,
+			 .d_size = size,
+			 .d_version = EV_CURRENT};
+	Elf_Data to = {.d_buf = im->buf + off,
+		       .d_type = type,
+		       .d_size = size,
+		       .d_version = EV_CURRENT};
+	Elf_Data *r = im->t->elf_class == ELFCLASS64
+			  ? elf64_xlatetof(&to, &from, im->t->byte_order)
+			  : elf32_xlatetof(&to, &from, im->t->byte_order);
 
 	if (!r)
 		im->failed = 1;
@@ -360,35 +431,46 @@ static void put(struct image *im, uint64_t off, Elf_Type type,
 static void put_phdr(struct image *im, uint64_t off, const GElf_Phdr *p)
 {
 	PUT_STRUCT(im, off, ELF_T_PHDR, Phdr,
-		   { .p_type = p->p_type, .p_flags = p->p_flags,
-		     .p_offset = p->p_offset, .p_vaddr = p->p_vaddr,
-		     .p_paddr = p->p_paddr, .p_filesz = p->p_filesz,
-		     .p_memsz = p->p_memsz, .p_align = p->p_align });
+		   {.p_type = p->p_type,
+		    .p_flags = p->p_flags,
+		    .p_offset = p->p_offset,
+		    .p_vaddr = p->p_vaddr,
+		    .p_paddr = p->p_paddr,
+		    .p_filesz = p->p_filesz,
+		    .p_memsz = p->p_memsz,
+		    .p_align = p->p_align});
 }
 
 static void put_shdr(struct image *im, uint64_t off, const GElf_Shdr *s)
 {
 	PUT_STRUCT(im, off, ELF_T_SHDR, Shdr,
-		   { .sh_name = s->sh_name, .sh_type = s->sh_type,
-		     .sh_flags = s->sh_flags, .sh_addr = s->sh_addr,
-		     .sh_offset = s->sh_offset, .sh_size = s->sh_size,
-		     .sh_link = s->sh_link, .sh_info = s->sh_info,
-		     .sh_addralign = s->sh_addralign,
-		     .sh_entsize = s->sh_entsize });
+		   {.sh_name = s->sh_name,
+		    .sh_type = s->sh_type,
+		    .sh_flags = s->sh_flags,
+		    .sh_addr = s->sh_addr,
+		    .sh_offset = s->sh_offset,
+		    .sh_size = s->sh_size,
+		    .sh_link = s->sh_link,
+		    .sh_info = s->sh_info,
+		    .sh_addralign = s->sh_addralign,
+		    .sh_entsize = s->sh_entsize});
 }
 
 static void put_dsym(struct image *im, uint64_t off, const GElf_Sym *s)
 {
 	PUT_STRUCT(im, off, ELF_T_SYM, Sym,
-		   { .st_name = s->st_name, .st_info = s->st_info,
-		     .st_other = s->st_other, .st_shndx = s->st_shndx,
-		     .st_value = s->st_value, .st_size = s->st_size });
+		   {.st_name = s->st_name,
+		    .st_info = s->st_info,
+		    .st_other = s->st_other,
+		    .st_shndx = s->st_shndx,
+		    .st_value = s->st_value,
+		    .st_size = s->st_size});
 }
 
 static void put_dyn(struct image *im, uint64_t off, const GElf_Dyn *d)
 {
 	PUT_STRUCT(im, off, ELF_T_DYN, Dyn,
-		   { .d_tag = d->d_tag, .d_un.d_val = d->d_un.d_val });
+		   {.d_tag = d->d_tag, .d_un.d_val = d->d_un.d_val});
 }
 
 int sdt_write_all(int fd, const void *buf, size_t size)
@@ -420,6 +502,7 @@ int sdt_write_all(int fd, const void *buf, size_t size)
  * still zero while hashing.
  */
 #define BUILD_ID_SIZE 20
+#define BUILD_ID_OWNER "GNU"
 
 static uint64_t mix64(uint64_t h)
 {
@@ -430,12 +513,11 @@ static uint64_t mix64(uint64_t h)
 	return h ^ (h >> 33);
 }
 
-static void build_id(const unsigned char *buf, size_t size,
-		     unsigned char *out)
+static void build_id(const unsigned char *buf, size_t size, unsigned char *out)
 {
-	uint64_t h[4] = { size, 0x9e3779b97f4a7c15ull, 0x6a09e667f3bcc909ull,
-			  0xbb67ae8584caa73bull };
-	unsigned char tail[32] = { 0 };
+	uint64_t h[4] = {size, 0x9e3779b97f4a7c15ull, 0x6a09e667f3bcc909ull,
+			 0xbb67ae8584caa73bull};
+	unsigned char tail[32] = {0};
 	size_t i;
 
 	for (i = 0; i < size; i += 32) {
@@ -452,252 +534,519 @@ static void build_id(const unsigned char *buf, size_t size,
 			h[k] ^= h[k] >> 31;
 		}
 	}
-	uint64_t f[3] = { mix64(h[0] ^ mix64(h[1])), mix64(h[2] ^ mix64(h[3])),
-			  mix64(h[0] + h[1] + h[2] + h[3]) };
+	uint64_t f[3] = {mix64(h[0] ^ mix64(h[1])), mix64(h[2] ^ mix64(h[3])),
+			 mix64(h[0] + h[1] + h[2] + h[3])};
 	for (int j = 0; j < BUILD_ID_SIZE; j++)
 		out[j] = (unsigned char)(f[j / 8] >> (8 * (j % 8)));
 }
 
-/* A section of the shared object: where it is and what it holds. */
-struct dso_sec {
+/*
+ * The shared object's sections, in file order. The enum is the row in
+ * dso_kinds and in the layout; the index in the file is counted while
+ * laying out, as .note.sdtkit is left out when it would be empty.
+ */
+enum dso_sec_id {
+	DS_NULL,
+	DS_BUILD_ID,
+	DS_HASH,
+	DS_DYNSYM,
+	DS_DYNSTR,
+	DS_BASE,
+	DS_TEXT,
+	DS_DYNAMIC,
+	DS_PROBES,
+	DS_NOTES,
+	DS_EXTRA,
+	DS_SHSTRTAB,
+	DS_COUNT
+};
+
+/* What each section is, on any target. LINK is another row. */
+static const struct dso_sec_kind {
 	const char *name;
 	GElf_Word type;
-	GElf_Xword flags, align, entsize;
-	GElf_Word link, info;
-	uint64_t addr, offset, size;
+	GElf_Xword flags;
+	enum dso_sec_id link;
+	GElf_Word info;
+} dso_kinds[DS_COUNT] = {
+    [DS_NULL] = {"", SHT_NULL, 0, DS_NULL, 0},
+    [DS_BUILD_ID] = {".note.gnu.build-id", SHT_NOTE, SHF_ALLOC, DS_NULL, 0},
+    [DS_HASH] = {".hash", SHT_HASH, SHF_ALLOC, DS_DYNSYM, 0},
+    /* Info: the first global symbol; only the null symbol is local. */
+    [DS_DYNSYM] = {".dynsym", SHT_DYNSYM, SHF_ALLOC, DS_DYNSTR, 1},
+    [DS_DYNSTR] = {".dynstr", SHT_STRTAB, SHF_ALLOC, DS_NULL, 0},
+    [DS_BASE] = {SDT_BASE_SECTION, SHT_PROGBITS, SHF_ALLOC, DS_NULL, 0},
+    [DS_TEXT] = {".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, DS_NULL, 0},
+    [DS_DYNAMIC] = {".dynamic", SHT_DYNAMIC, SHF_ALLOC | SHF_WRITE, DS_DYNSTR,
+		    0},
+    [DS_PROBES] = {".probes", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, DS_NULL, 0},
+    [DS_NOTES] = {SDT_NOTE_SECTION, SHT_NOTE, 0, DS_NULL, 0},
+    [DS_EXTRA] = {SDT_EXTRA_NOTE_SECTION, SHT_NOTE, 0, DS_NULL, 0},
+    [DS_SHSTRTAB] = {".shstrtab", SHT_STRTAB, 0, DS_NULL, 0},
 };
+
+/* Program headers and .dynamic entries, by what each one is for. */
+enum { PH_RX, PH_RW, PH_DYNAMIC, PH_NOTE, PH_STACK, PH_COUNT };
+enum {
+	DY_HASH,
+	DY_STRTAB,
+	DY_SYMTAB,
+	DY_STRSZ,
+	DY_SYMENT,
+	DY_SONAME,
+	DY_END,
+	DY_COUNT
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Where a section landed. */
+struct dso_sec {
+	int present;
+	GElf_Word index; /* in the section header table */
+	GElf_Word name;	 /* in .shstrtab */
+	GElf_Xword align, entsize;
+	uint64_t offset, addr, size;
+};
+
+/*
+ * Everything about the shared object that is known before a byte of it is
+ * written: every count is the size of the table it counts, every offset
+ * follows from the sizes, so the emitters below only copy.
+ */
+struct dso_layout {
+	const struct sdt_dso *d;
+	const struct sdt_target *t;
+	size_t ehsize, phsize, shsize, symsz, dynsz;
+	uint64_t page;
+	uint64_t stride; /* from one stub to the next in .text */
+	size_t nsyms; /* the null symbol, then a stub and a semaphore a probe */
+	size_t nbucket;
+	struct strtab dynstr, shstr;
+	size_t *names; /* each symbol's name in .dynstr */
+	size_t soname; /* in .dynstr, 0 for none */
+	struct dso_sec sec[DS_COUNT];
+	size_t nsecs;
+	GElf_Phdr ph[PH_COUNT];
+	GElf_Dyn dyn[DY_COUNT];
+	uint64_t shoff, file_size;
+};
+
+static size_t stub_sym(size_t probe)
+{
+	return 1 + 2 * probe;
+}
+
+static size_t sema_sym(size_t probe)
+{
+	return 2 + 2 * probe;
+}
+
+static size_t hash_words(const struct dso_layout *l)
+{
+	return 2 + l->nbucket + l->nsyms;
+}
+
+/* RX sections are mapped where they are in the file; RW ones a page up. */
+static uint64_t dso_addr(const struct dso_layout *l, GElf_Xword flags,
+			 uint64_t offset)
+{
+	if (!(flags & SHF_ALLOC))
+		return 0;
+	return flags & SHF_WRITE ? offset + l->page : offset;
+}
+
+/* Symbol names and the soname into .dynstr, before its size is needed. */
+static int dso_names(struct dso_layout *l)
+{
+	const struct sdt_dso *d = l->d;
+
+	l->names = calloc(l->nsyms, sizeof(*l->names));
+	if (!l->names)
+		return -ENOMEM;
+	for (size_t i = 0; i < d->nprobes; i++) {
+		const struct sdt_dso_probe *p = &d->probes[i];
+
+		l->names[stub_sym(i)] = strtab_add(&l->dynstr, p->stub_symbol);
+		l->names[sema_sym(i)] = strtab_add(&l->dynstr, p->sema_symbol);
+		if (!l->names[stub_sym(i)] || !l->names[sema_sym(i)])
+			return -ENOMEM;
+	}
+	if (d->soname && !(l->soname = strtab_add(&l->dynstr, d->soname)))
+		return -ENOMEM;
+	/* Never an empty table: DT_STRTAB must point somewhere. */
+	if (!l->dynstr.len && !strtab_add(&l->dynstr, "x"))
+		return -ENOMEM;
+	return 0;
+}
+
+static uint64_t dso_notes_size(const struct dso_layout *l)
+{
+	uint64_t size = 0;
+
+	for (size_t i = 0; i < l->d->nprobes; i++) {
+		const struct sdt_dso_probe *p = &l->d->probes[i];
+		struct sdt_note note = {
+		    .provider = p->provider, .name = p->name, .args = p->args};
+
+		size += sdt_note_size(l->t, &note);
+	}
+	return size;
+}
+
+static void set_sec(struct dso_layout *l, enum dso_sec_id id, GElf_Xword align,
+		    GElf_Xword entsize, uint64_t size)
+{
+	l->sec[id] = (struct dso_sec){
+	    .present = 1, .align = align, .entsize = entsize, .size = size};
+}
+
+/* Every section's size and alignment; .shstrtab's comes with the names. */
+static void dso_sizes(struct dso_layout *l)
+{
+	const struct sdt_dso *d = l->d;
+	const int is64 = l->t->elf_class == ELFCLASS64;
+	const unsigned asz = sdt_target_addr_size(l->t);
+	/* One stub and one semaphore even for no probe: no empty segment. */
+	const size_t slots = d->nprobes ? d->nprobes : 1;
+
+	l->ehsize = is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	l->phsize = is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	l->shsize = is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	l->dynsz = is64 ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn);
+	l->symsz = sym_size(l->t);
+	l->page = sdt_target_page_size(l->t);
+	l->stride = align_up(d->stub_size, 16);
+	l->nbucket = l->nsyms;
+	set_sec(l, DS_NULL, 0, 0, 0);
+	set_sec(l, DS_BUILD_ID, 4, 0,
+		sdt_note_head_size(BUILD_ID_OWNER) + BUILD_ID_SIZE);
+	set_sec(l, DS_HASH, 8, 4, hash_words(l) * 4);
+	set_sec(l, DS_DYNSYM, asz, l->symsz, l->nsyms * l->symsz);
+	set_sec(l, DS_DYNSTR, 1, 0, l->dynstr.len);
+	set_sec(l, DS_BASE, 1, 0, 1);
+	set_sec(l, DS_TEXT, 16, 0, l->stride * slots);
+	set_sec(l, DS_DYNAMIC, asz, l->dynsz, ARRAY_SIZE(l->dyn) * l->dynsz);
+	set_sec(l, DS_PROBES, 2, 0, 2 * slots);
+	set_sec(l, DS_NOTES, 4, 0, dso_notes_size(l));
+	set_sec(l, DS_EXTRA, 4, 0, d->extra_notes_size);
+	l->sec[DS_EXTRA].present = d->extra_notes_size > 0;
+	set_sec(l, DS_SHSTRTAB, 1, 0, 0);
+}
+
+/*
+ * Offsets packed in table order after the program headers, addresses by
+ * dso_addr(), section indexes and names counted over the sections
+ * present; the section headers last.
+ */
+static int dso_place(struct dso_layout *l)
+{
+	uint64_t at = l->ehsize + ARRAY_SIZE(l->ph) * l->phsize;
+	GElf_Word index = 0;
+
+	for (size_t i = 0; i < DS_COUNT; i++) {
+		struct dso_sec *s = &l->sec[i];
+
+		if (!s->present)
+			continue;
+		s->index = index++;
+		if (i == DS_NULL)
+			continue;
+		s->name = (GElf_Word)strtab_add(&l->shstr, dso_kinds[i].name);
+		if (!s->name)
+			return -ENOMEM;
+		if (i == DS_SHSTRTAB)
+			s->size = l->shstr.len;
+		s->offset = align_up(at, s->align);
+		s->addr = dso_addr(l, dso_kinds[i].flags, s->offset);
+		at = s->offset + s->size;
+	}
+	l->nsecs = index;
+	l->shoff = align_up(at, sdt_target_addr_size(l->t));
+	l->file_size = l->shoff + l->nsecs * l->shsize;
+	return 0;
+}
+
+/* [*START, *END): the allocated sections with SHF_WRITE as in WRITE. */
+static void alloc_span(const struct dso_layout *l, GElf_Xword write,
+		       uint64_t *start, uint64_t *end)
+{
+	*start = UINT64_MAX;
+	*end = 0;
+	for (size_t i = 0; i < DS_COUNT; i++) {
+		const struct dso_sec *s = &l->sec[i];
+		GElf_Xword flags = dso_kinds[i].flags;
+
+		if (!s->present || !(flags & SHF_ALLOC) ||
+		    (flags & SHF_WRITE) != write)
+			continue;
+		if (s->offset < *start)
+			*start = s->offset;
+		if (s->offset + s->size > *end)
+			*end = s->offset + s->size;
+	}
+}
+
+static GElf_Phdr phdr(GElf_Word type, GElf_Word flags, uint64_t offset,
+		      uint64_t addr, uint64_t size, uint64_t align)
+{
+	return (GElf_Phdr){.p_type = type,
+			   .p_flags = flags,
+			   .p_offset = offset,
+			   .p_vaddr = addr,
+			   .p_paddr = addr,
+			   .p_filesz = size,
+			   .p_memsz = size,
+			   .p_align = align};
+}
+
+static GElf_Phdr phdr_of_sec(GElf_Word type, GElf_Word flags,
+			     const struct dso_sec *s)
+{
+	return phdr(type, flags, s->offset, s->addr, s->size, s->align);
+}
+
+/* Two loads (the RX one from offset 0: it maps the headers too). */
+static void dso_segments(struct dso_layout *l)
+{
+	uint64_t rx_start, rx_end, rw_start, rw_end;
+
+	alloc_span(l, 0, &rx_start, &rx_end);
+	alloc_span(l, SHF_WRITE, &rw_start, &rw_end);
+	l->ph[PH_RX] = phdr(PT_LOAD, PF_R | PF_X, 0, 0, rx_end, l->page);
+	l->ph[PH_RW] = phdr(PT_LOAD, PF_R | PF_W, rw_start,
+			    dso_addr(l, SHF_ALLOC | SHF_WRITE, rw_start),
+			    rw_end - rw_start, l->page);
+	l->ph[PH_DYNAMIC] =
+	    phdr_of_sec(PT_DYNAMIC, PF_R | PF_W, &l->sec[DS_DYNAMIC]);
+	l->ph[PH_NOTE] = phdr_of_sec(PT_NOTE, PF_R, &l->sec[DS_BUILD_ID]);
+	l->ph[PH_STACK] = phdr(PT_GNU_STACK, PF_R | PF_W, 0, 0, 0, 16);
+}
+
+static void dso_dynamic(struct dso_layout *l)
+{
+	const GElf_Dyn dyn[DY_COUNT] = {
+	    [DY_HASH] = {DT_HASH, {l->sec[DS_HASH].addr}},
+	    [DY_STRTAB] = {DT_STRTAB, {l->sec[DS_DYNSTR].addr}},
+	    [DY_SYMTAB] = {DT_SYMTAB, {l->sec[DS_DYNSYM].addr}},
+	    [DY_STRSZ] = {DT_STRSZ, {l->dynstr.len}},
+	    [DY_SYMENT] = {DT_SYMENT, {l->symsz}},
+	    /* Without a soname, an early end: the table keeps its size. */
+	    [DY_SONAME] = {l->soname ? DT_SONAME : DT_NULL, {l->soname}},
+	    [DY_END] = {DT_NULL, {0}},
+	};
+
+	memcpy(l->dyn, dyn, sizeof(dyn));
+}
+
+static int dso_lay_out(struct dso_layout *l)
+{
+	int r;
+
+	l->nsyms = stub_sym(l->d->nprobes);
+	r = dso_names(l);
+	if (r < 0)
+		return r;
+	dso_sizes(l);
+	r = dso_place(l);
+	if (r < 0)
+		return r;
+	dso_segments(l);
+	dso_dynamic(l);
+	return 0;
+}
+
+static void emit_headers(struct image *im, const struct dso_layout *l)
+{
+	const struct sdt_target *t = l->t;
+
+	PUT_STRUCT(
+	    im, 0, ELF_T_EHDR, Ehdr,
+	    {.e_ident = {ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, t->elf_class,
+			 t->byte_order, EV_CURRENT, ELFOSABI_NONE},
+	     .e_type = ET_DYN,
+	     .e_machine = t->machine,
+	     .e_version = EV_CURRENT,
+	     .e_phoff = l->ehsize,
+	     .e_shoff = l->shoff,
+	     .e_flags = t->flags,
+	     .e_ehsize = l->ehsize,
+	     .e_phentsize = l->phsize,
+	     .e_phnum = ARRAY_SIZE(l->ph),
+	     .e_shentsize = l->shsize,
+	     .e_shnum = l->nsecs,
+	     .e_shstrndx = l->sec[DS_SHSTRTAB].index});
+	for (size_t i = 0; i < ARRAY_SIZE(l->ph); i++)
+		put_phdr(im, l->ehsize + i * l->phsize, &l->ph[i]);
+}
+
+/* Each probe's stub (FUNC in .text) and semaphore (OBJECT in .probes). */
+static void emit_symbols(struct image *im, const struct dso_layout *l)
+{
+	const struct dso_sec *text = &l->sec[DS_TEXT];
+	const struct dso_sec *probes = &l->sec[DS_PROBES];
+	const uint64_t at = l->sec[DS_DYNSYM].offset;
+
+	for (size_t i = 0; i < l->d->nprobes; i++) {
+		GElf_Sym stub = {.st_name = (GElf_Word)l->names[stub_sym(i)],
+				 .st_value = text->addr + i * l->stride,
+				 .st_size = l->d->stub_size,
+				 .st_info = GELF_ST_INFO(STB_GLOBAL, STT_FUNC),
+				 .st_shndx = (GElf_Half)text->index};
+		GElf_Sym sema = {.st_name = (GElf_Word)l->names[sema_sym(i)],
+				 .st_value = probes->addr + 2 * i,
+				 .st_size = 2,
+				 .st_info =
+				     GELF_ST_INFO(STB_GLOBAL, STT_OBJECT),
+				 .st_shndx = (GElf_Half)probes->index};
+
+		put_dsym(im, at + stub_sym(i) * l->symsz, &stub);
+		put_dsym(im, at + sema_sym(i) * l->symsz, &sema);
+	}
+}
+
+/* The DT_HASH table: nbucket, nchain, the buckets, the chains. */
+static int emit_hash(struct image *im, const struct dso_layout *l)
+{
+	uint32_t *hash = calloc(hash_words(l), 4);
+
+	if (!hash)
+		return -ENOMEM;
+	hash[0] = (uint32_t)l->nbucket;
+	hash[1] = (uint32_t)l->nsyms;
+	uint32_t *bucket = hash + 2, *chain = hash + 2 + l->nbucket;
+	for (size_t i = l->nsyms - 1; i >= 1; i--) {
+		uint32_t h =
+		    sysv_hash(l->dynstr.buf + l->names[i]) % l->nbucket;
+		chain[i] = bucket[h];
+		bucket[h] = (uint32_t)i;
+	}
+	put(im, l->sec[DS_HASH].offset, ELF_T_WORD, hash, hash_words(l) * 4);
+	free(hash);
+	return 0;
+}
+
+/* Stubs, and the notes that point at them (the semaphores stay 0). */
+static void emit_probes(struct image *im, const struct dso_layout *l)
+{
+	const struct sdt_dso *d = l->d;
+	const struct dso_sec *text = &l->sec[DS_TEXT];
+	unsigned char *np = im->buf + l->sec[DS_NOTES].offset;
+
+	for (size_t i = 0; i < d->nprobes; i++) {
+		struct sdt_note note = {
+		    .pc = text->addr + i * l->stride + d->stub_probe_offset,
+		    .base = l->sec[DS_BASE].addr,
+		    .semaphore = l->sec[DS_PROBES].addr + 2 * i,
+		    .provider = d->probes[i].provider,
+		    .name = d->probes[i].name,
+		    .args = d->probes[i].args,
+		};
+		memcpy(im->buf + text->offset + i * l->stride, d->stub,
+		       d->stub_size);
+		np += sdt_note_encode(l->t, &note, np);
+	}
+	if (!d->nprobes)
+		memcpy(im->buf + text->offset, d->stub,
+		       d->stub_size < l->stride ? d->stub_size : l->stride);
+}
+
+/* .dynamic, the string tables, the extra notes, the section headers. */
+static void emit_tables(struct image *im, const struct dso_layout *l)
+{
+	const struct dso_sec *dyn = &l->sec[DS_DYNAMIC];
+
+	for (size_t i = 0; i < ARRAY_SIZE(l->dyn); i++)
+		put_dyn(im, dyn->offset + i * l->dynsz, &l->dyn[i]);
+	memcpy(im->buf + l->sec[DS_DYNSTR].offset, l->dynstr.buf,
+	       l->dynstr.len);
+	memcpy(im->buf + l->sec[DS_SHSTRTAB].offset, l->shstr.buf,
+	       l->shstr.len);
+	if (l->sec[DS_EXTRA].present)
+		memcpy(im->buf + l->sec[DS_EXTRA].offset, l->d->extra_notes,
+		       l->d->extra_notes_size);
+	for (size_t i = 0; i < DS_COUNT; i++) {
+		const struct dso_sec *s = &l->sec[i];
+		const struct dso_sec_kind *k = &dso_kinds[i];
+		GElf_Shdr sh = {.sh_name = s->name,
+				.sh_type = k->type,
+				.sh_flags = k->flags,
+				.sh_addr = s->addr,
+				.sh_offset = s->offset,
+				.sh_size = s->size,
+				.sh_link = l->sec[k->link].index,
+				.sh_info = k->info,
+				.sh_addralign = s->align,
+				.sh_entsize = s->entsize};
+
+		if (s->present)
+			put_shdr(im, l->shoff + s->index * l->shsize, &sh);
+	}
+}
+
+/* Last: the build ID hashes everything else (perf keys its cache by it). */
+static void emit_build_id(struct image *im, const struct dso_layout *l)
+{
+	unsigned char *note = im->buf + l->sec[DS_BUILD_ID].offset;
+
+	note += sdt_note_head_encode(l->t, BUILD_ID_OWNER, BUILD_ID_SIZE,
+				     NT_GNU_BUILD_ID, note);
+	build_id(im->buf, l->file_size, note);
+}
+
+static int dso_emit(struct image *im, const struct dso_layout *l)
+{
+	int r;
+
+	emit_headers(im, l);
+	emit_symbols(im, l);
+	r = emit_hash(im, l);
+	if (r < 0)
+		return r;
+	emit_probes(im, l);
+	emit_tables(im, l);
+	emit_build_id(im, l);
+	return 0;
+}
 
 int sdt_dso_write(int fd, const struct sdt_dso *d,
 		  struct sdt_dso_layout *layout, char *err, size_t errlen)
 {
-	const struct sdt_target *t = &d->target;
-	const int is64 = t->elf_class == ELFCLASS64;
-	const uint64_t page = sdt_target_page_size(t);
-	const unsigned asz = sdt_target_addr_size(t);
-	const size_t n = d->nprobes, nsyms = 1 + 2 * n;
-	const size_t symsz = sym_size(t);
-	const size_t dynsz = is64 ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn);
-	const size_t ehsize = is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
-	const size_t phsize = is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
-	const size_t shsize = is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
-	struct strtab dynstr = { 0 }, shstr = { 0 };
-	struct image im = { .t = t };
-	uint32_t *hash = NULL;
-	size_t *names = NULL, soname = 0;
-	int r = -ENOMEM;
+	struct dso_layout l = {.d = d, .t = &d->target};
+	struct image im = {.t = &d->target};
+	int r;
 
 	if (!d->stub_size || d->stub_probe_offset >= d->stub_size)
 		return set_err(err, errlen, -EINVAL, "no stub code given");
+	r = check_extra_notes(d->extra_notes, d->extra_notes_size, err, errlen);
+	if (r < 0)
+		return r;
 	elf_version(EV_CURRENT);
-
-	/* Names into .dynstr, before any pointer into it is taken. */
-	names = calloc(nsyms, sizeof(*names));
-	if (!names)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		names[1 + 2 * i] = strtab_add(&dynstr, d->probes[i].stub_symbol);
-		names[2 + 2 * i] = strtab_add(&dynstr, d->probes[i].sema_symbol);
-		if (!names[1 + 2 * i] || !names[2 + 2 * i])
-			goto out;
-	}
-	if (d->soname && !(soname = strtab_add(&dynstr, d->soname)))
-		goto out;
-	if (!dynstr.len && !strtab_add(&dynstr, "x"))
-		goto out;
-
-	/* Segment 1, RX: headers, build ID, dynamic linking tables, stubs. */
-	const size_t nphdr = 5;
-	const uint64_t off_id = align_up(ehsize + nphdr * phsize, 4);
-	const uint64_t id_size = 12 + sizeof("GNU") + BUILD_ID_SIZE;
-	const size_t nbucket = nsyms;
-	const size_t hash_words = 2 + nbucket + nsyms;
-	const uint64_t off_hash = align_up(off_id + id_size, 8);
-	const uint64_t off_dynsym = align_up(off_hash + hash_words * 4, asz);
-	const uint64_t off_dynstr = off_dynsym + nsyms * symsz;
-	const uint64_t off_base = off_dynstr + dynstr.len;
-	const uint64_t stride = align_up(d->stub_size, 16);
-	const uint64_t off_text = align_up(off_base + 1, 16);
-	const uint64_t text_size = stride * (n ? n : 1);
-	const uint64_t end1 = off_text + text_size;
-
-	/* Segment 2, RW, a page up: .dynamic and the semaphores. */
-	const size_t ndyn = 7;
-	const uint64_t off_dyn = align_up(end1, 16);
-	const uint64_t off_probes = off_dyn + ndyn * dynsz;
-	const uint64_t probes_size = 2 * (n ? n : 1);
-	const uint64_t end2 = off_probes + probes_size;
-
-	/* Not loaded: notes, section names, section headers. */
-	const uint64_t off_notes = align_up(end2, 4);
-	uint64_t notes_size = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct sdt_note note = { .provider = d->probes[i].provider,
-					 .name = d->probes[i].name,
-					 .args = d->probes[i].args };
-		notes_size += sdt_note_size(t, &note);
-	}
-	struct dso_sec secs[] = {
-		{ "", SHT_NULL, 0, 0, 0, 0, 0, 0, 0, 0 },
-		{ ".note.gnu.build-id", SHT_NOTE, SHF_ALLOC, 4, 0, 0, 0,
-		  off_id, off_id, id_size },
-		{ ".hash", SHT_HASH, SHF_ALLOC, 8, 4, 3, 0, off_hash,
-		  off_hash, hash_words * 4 },
-		{ ".dynsym", SHT_DYNSYM, SHF_ALLOC, asz, symsz, 4, 1,
-		  off_dynsym, off_dynsym, nsyms * symsz },
-		{ ".dynstr", SHT_STRTAB, SHF_ALLOC, 1, 0, 0, 0, off_dynstr,
-		  off_dynstr, dynstr.len },
-		{ SDT_BASE_SECTION, SHT_PROGBITS, SHF_ALLOC, 1, 0, 0, 0,
-		  off_base, off_base, 1 },
-		{ ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, 16, 0, 0,
-		  0, off_text, off_text, text_size },
-		{ ".dynamic", SHT_DYNAMIC, SHF_ALLOC | SHF_WRITE, asz, dynsz,
-		  4, 0, off_dyn + page, off_dyn, ndyn * dynsz },
-		{ ".probes", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 2, 0, 0, 0,
-		  off_probes + page, off_probes, probes_size },
-		{ SDT_NOTE_SECTION, SHT_NOTE, 0, 4, 0, 0, 0, 0, off_notes,
-		  notes_size },
-		{ ".shstrtab", SHT_STRTAB, 0, 1, 0, 0, 0, 0, 0, 0 },
-	};
-	enum { S_TEXT = 6, S_PROBES = 8 };
-	const size_t nsecs = sizeof(secs) / sizeof(secs[0]);
-	GElf_Word secname[sizeof(secs) / sizeof(secs[0])] = { 0 };
-	for (size_t i = 1; i < nsecs; i++) {
-		if (!(secname[i] = (GElf_Word)strtab_add(&shstr, secs[i].name)))
-			goto out;
-	}
-	secs[nsecs - 1].offset = off_notes + notes_size;
-	secs[nsecs - 1].size = shstr.len;
-	const uint64_t off_shdr = align_up(off_notes + notes_size + shstr.len,
-					   asz);
-	const uint64_t file_size = off_shdr + nsecs * shsize;
-
-	im.buf = calloc(1, file_size);
-	hash = calloc(hash_words, 4);
-	if (!im.buf || !hash)
-		goto out;
-
-	/* Header and program headers. */
-	const uint64_t vaddr_dyn = off_dyn + page, vaddr_probes = off_probes + page;
-	PUT_STRUCT(&im, 0, ELF_T_EHDR, Ehdr,
-		   { .e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3,
-				  t->elf_class, t->byte_order, EV_CURRENT,
-				  ELFOSABI_NONE },
-		     .e_type = ET_DYN, .e_machine = t->machine,
-		     .e_version = EV_CURRENT, .e_phoff = ehsize,
-		     .e_shoff = off_shdr, .e_flags = t->flags,
-		     .e_ehsize = ehsize, .e_phentsize = phsize,
-		     .e_phnum = nphdr, .e_shentsize = shsize,
-		     .e_shnum = nsecs, .e_shstrndx = nsecs - 1 });
-	const GElf_Phdr ph[] = {
-		{ PT_LOAD, PF_R | PF_X, 0, 0, 0, end1, end1, page },
-		{ PT_LOAD, PF_R | PF_W, off_dyn, vaddr_dyn, vaddr_dyn,
-		  end2 - off_dyn, end2 - off_dyn, page },
-		{ PT_DYNAMIC, PF_R | PF_W, off_dyn, vaddr_dyn, vaddr_dyn,
-		  ndyn * dynsz, ndyn * dynsz, asz },
-		{ PT_NOTE, PF_R, off_id, off_id, off_id, id_size, id_size, 4 },
-		{ PT_GNU_STACK, PF_R | PF_W, 0, 0, 0, 0, 0, 16 },
-	};
-	for (size_t i = 0; i < nphdr; i++)
-		put_phdr(&im, ehsize + i * phsize, &ph[i]);
-
-	/* Symbols (stub and semaphore of each probe) and their hash. */
-	for (size_t i = 0; i < n; i++) {
-		GElf_Sym stub = { .st_name = (GElf_Word)names[1 + 2 * i],
-				  .st_value = off_text + i * stride,
-				  .st_size = d->stub_size,
-				  .st_info = GELF_ST_INFO(STB_GLOBAL, STT_FUNC),
-				  .st_shndx = S_TEXT };
-		GElf_Sym sema = { .st_name = (GElf_Word)names[2 + 2 * i],
-				  .st_value = vaddr_probes + 2 * i,
-				  .st_size = 2,
-				  .st_info = GELF_ST_INFO(STB_GLOBAL,
-							  STT_OBJECT),
-				  .st_shndx = S_PROBES };
-		put_dsym(&im, off_dynsym + (1 + 2 * i) * symsz, &stub);
-		put_dsym(&im, off_dynsym + (2 + 2 * i) * symsz, &sema);
-	}
-	hash[0] = (uint32_t)nbucket;
-	hash[1] = (uint32_t)nsyms;
-	uint32_t *bucket = hash + 2, *chain = hash + 2 + nbucket;
-	for (size_t i = nsyms - 1; i >= 1; i--) {
-		uint32_t h = sysv_hash(dynstr.buf + names[i]) % nbucket;
-		chain[i] = bucket[h];
-		bucket[h] = (uint32_t)i;
-	}
-	put(&im, off_hash, ELF_T_WORD, hash, hash_words * 4);
-	memcpy(im.buf + off_dynstr, dynstr.buf, dynstr.len);
-
-	/* Stubs, and the notes that point at them (the semaphores stay 0). */
-	unsigned char *np = im.buf + off_notes;
-	for (size_t i = 0; i < n; i++) {
-		struct sdt_note note = {
-			.pc = off_text + i * stride + d->stub_probe_offset,
-			.base = off_base,
-			.semaphore = vaddr_probes + 2 * i,
-			.provider = d->probes[i].provider,
-			.name = d->probes[i].name,
-			.args = d->probes[i].args,
-		};
-		memcpy(im.buf + off_text + i * stride, d->stub, d->stub_size);
-		np += sdt_note_encode(t, &note, np);
-	}
-	if (!n)
-		memcpy(im.buf + off_text, d->stub,
-		       d->stub_size < stride ? d->stub_size : stride);
-
-	const GElf_Dyn dyn[] = {
-		{ DT_HASH, { off_hash } },
-		{ DT_STRTAB, { off_dynstr } },
-		{ DT_SYMTAB, { off_dynsym } },
-		{ DT_STRSZ, { dynstr.len } },
-		{ DT_SYMENT, { symsz } },
-		{ soname ? DT_SONAME : DT_NULL, { soname } },
-		{ DT_NULL, { 0 } },
-	};
-	for (size_t i = 0; i < ndyn; i++)
-		put_dyn(&im, off_dyn + i * dynsz, &dyn[i]);
-
-	/* Section names and headers. */
-	memcpy(im.buf + secs[nsecs - 1].offset, shstr.buf, shstr.len);
-	for (size_t i = 0; i < nsecs; i++) {
-		const struct dso_sec *s = &secs[i];
-		GElf_Shdr sh = { .sh_name = secname[i], .sh_type = s->type,
-				 .sh_flags = s->flags, .sh_addr = s->addr,
-				 .sh_offset = s->offset, .sh_size = s->size,
-				 .sh_link = s->link, .sh_info = s->info,
-				 .sh_addralign = s->align,
-				 .sh_entsize = s->entsize };
-		put_shdr(&im, off_shdr + i * shsize, &sh);
-	}
-	/* Last, the build ID over everything else (perf keys its cache by it). */
-	const uint32_t id_head[3] = { sizeof("GNU"), BUILD_ID_SIZE,
-				      NT_GNU_BUILD_ID };
-	put(&im, off_id, ELF_T_WORD, id_head, sizeof(id_head));
-	memcpy(im.buf + off_id + 12, "GNU", sizeof("GNU"));
-	build_id(im.buf, file_size, im.buf + off_id + 12 + sizeof("GNU"));
-	if (im.failed) {
+	r = dso_lay_out(&l);
+	if (!r && !(im.buf = calloc(1, l.file_size)))
+		r = -ENOMEM;
+	if (!r)
+		r = dso_emit(&im, &l);
+	if (!r && im.failed)
 		r = elf_fail(err, errlen, "cannot convert the shared object");
-		goto out;
+	if (!r) {
+		r = sdt_write_all(fd, im.buf, l.file_size);
+		if (r < 0)
+			set_err(err, errlen, r,
+				"cannot write the shared object: %s",
+				strerror(-r));
 	}
-	r = sdt_write_all(fd, im.buf, file_size);
-	if (r < 0) {
-		set_err(err, errlen, r, "cannot write the shared object: %s",
-			strerror(-r));
-		goto out;
-	}
-	if (layout) {
-		layout->stub_addr = off_text;
-		layout->stub_stride = stride;
-		layout->sema_addr = vaddr_probes;
-		layout->file_size = file_size;
-	}
-out:
 	if (r == -ENOMEM)
 		set_err(err, errlen, r, "out of memory");
-	free(names);
-	free(hash);
+	if (!r && layout) {
+		layout->stub_addr = l.sec[DS_TEXT].addr;
+		layout->stub_stride = l.stride;
+		layout->sema_addr = l.sec[DS_PROBES].addr;
+		layout->file_size = l.file_size;
+	}
+	free(l.names);
 	free(im.buf);
-	free(shstr.buf);
-	free(dynstr.buf);
+	free(l.shstr.buf);
+	free(l.dynstr.buf);
 	return r;
 }

@@ -9,8 +9,8 @@
 
 #include "note.h"
 
-#define NHDR_SIZE 12
-#define OWNER_SIZE 8 /* "stapsdt\0", already a multiple of 4 */
+#define NHDR_SIZE SDT_NOTE_HEADER_SIZE
+#define OWNER_SIZE sizeof(SDT_NOTE_OWNER) /* 8, already a multiple of 4 */
 
 static size_t align4(size_t n)
 {
@@ -34,9 +34,8 @@ static void put(const struct sdt_target *t, unsigned char *p, uint64_t v,
 		unsigned size)
 {
 	for (unsigned i = 0; i < size; i++) {
-		unsigned shift = 8 * (t->byte_order == ELFDATA2MSB ?
-					      size - 1 - i :
-					      i);
+		unsigned shift =
+		    8 * (t->byte_order == ELFDATA2MSB ? size - 1 - i : i);
 		p[i] = (unsigned char)(v >> shift);
 	}
 }
@@ -47,15 +46,14 @@ static uint64_t get(const struct sdt_target *t, const unsigned char *p,
 	uint64_t v = 0;
 
 	for (unsigned i = 0; i < size; i++) {
-		unsigned shift = 8 * (t->byte_order == ELFDATA2MSB ?
-					      size - 1 - i :
-					      i);
+		unsigned shift =
+		    8 * (t->byte_order == ELFDATA2MSB ? size - 1 - i : i);
 		v |= (uint64_t)p[i] << shift;
 	}
 	return v;
 }
 
-static unsigned char *put_str(unsigned char *p, const char *s)
+unsigned char *sdt_note_put_str(unsigned char *p, const char *s)
 {
 	size_t len = strlen(s) + 1;
 
@@ -63,26 +61,52 @@ static unsigned char *put_str(unsigned char *p, const char *s)
 	return p + len;
 }
 
+size_t sdt_note_head_size(const char *owner)
+{
+	return NHDR_SIZE + align4(strlen(owner) + 1);
+}
+
+/*
+ * The header and OWNER (NAMESZ bytes with its NUL); inlined with a
+ * constant NAMESZ for the stapsdt notes, which a provider load writes by
+ * the thousand.
+ */
+static size_t head_encode(const struct sdt_target *t, const char *owner,
+			  size_t namesz, size_t descsz, uint32_t type,
+			  unsigned char *buf)
+{
+	size_t size = NHDR_SIZE + align4(namesz);
+
+	put(t, buf, namesz, 4);
+	put(t, buf + 4, descsz, 4);
+	put(t, buf + 8, type, 4);
+	memcpy(buf + NHDR_SIZE, owner, namesz);
+	memset(buf + NHDR_SIZE + namesz, 0, size - NHDR_SIZE - namesz);
+	return size;
+}
+
+size_t sdt_note_head_encode(const struct sdt_target *t, const char *owner,
+			    size_t descsz, uint32_t type, unsigned char *buf)
+{
+	return head_encode(t, owner, strlen(owner) + 1, descsz, type, buf);
+}
+
 size_t sdt_note_encode(const struct sdt_target *t, const struct sdt_note *n,
 		       unsigned char *buf)
 {
 	unsigned asz = sdt_target_addr_size(t);
-	size_t dsz = desc_size(t, n);
 	size_t total = sdt_note_size(t, n);
 	unsigned char *p = buf;
 
-	put(t, p, OWNER_SIZE, 4);
-	put(t, p + 4, dsz, 4);
-	put(t, p + 8, SDT_NOTE_TYPE, 4);
-	memcpy(p + NHDR_SIZE, SDT_NOTE_OWNER, OWNER_SIZE);
-	p += NHDR_SIZE + OWNER_SIZE;
+	p += head_encode(t, SDT_NOTE_OWNER, OWNER_SIZE, desc_size(t, n),
+			 SDT_NOTE_TYPE, p);
 	put(t, p, n->pc, asz);
 	put(t, p + asz, n->base, asz);
 	put(t, p + 2 * asz, n->semaphore, asz);
 	p += 3 * asz;
-	p = put_str(p, n->provider);
-	p = put_str(p, n->name);
-	p = put_str(p, n->args ? n->args : "");
+	p = sdt_note_put_str(p, n->provider);
+	p = sdt_note_put_str(p, n->name);
+	p = sdt_note_put_str(p, n->args ? n->args : "");
 	memset(p, 0, (size_t)(buf + total - p));
 	return total;
 }

@@ -2,7 +2,7 @@
 /*
  * The NT_STAPSDT note, written once.
  *
- * Layout (shared/DESIGN.md): an Elf_Nhdr {namesz 8, descsz, type 3}, the
+ * Layout (docs/formats.md): an Elf_Nhdr {namesz 8, descsz, type 3}, the
  * name "stapsdt\0", then the descriptor: probe PC, .stapsdt.base address
  * and semaphore address (each address-sized, in the target's byte order),
  * then provider, name and argument spec, each NUL-terminated, the whole
@@ -23,6 +23,14 @@
 #define SDT_NOTE_SECTION ".note.stapsdt"
 #define SDT_BASE_SECTION ".stapsdt.base"
 
+/* Argument types of probes: docs/typed-probes.md, elfcore/typerec.h. */
+#define SDT_TYPES_SECTION ".note.sdtkit"
+#define SDT_TYPES_OWNER "sdtkit"
+#define SDT_TYPES_NT 1
+
+/* An ELF note header {namesz, descsz, type}: 12 bytes in either class. */
+#define SDT_NOTE_HEADER_SIZE 12
+
 struct sdt_note {
 	uint64_t pc;
 	uint64_t base;
@@ -38,6 +46,20 @@ size_t sdt_note_size(const struct sdt_target *t, const struct sdt_note *n);
 /* Encode N into BUF (sdt_note_size() bytes); returns that size. */
 size_t sdt_note_encode(const struct sdt_target *t, const struct sdt_note *n,
 		       unsigned char *buf);
+
+/* Bytes a note's header and its OWNER (NUL-terminated, padded to 4) take. */
+size_t sdt_note_head_size(const char *owner);
+
+/*
+ * Write the header of a note of TYPE with a DESCSZ-byte descriptor, then
+ * OWNER padded to 4, into BUF in T's byte order; the descriptor goes right
+ * after. Returns sdt_note_head_size(OWNER).
+ */
+size_t sdt_note_head_encode(const struct sdt_target *t, const char *owner,
+			    size_t descsz, uint32_t type, unsigned char *buf);
+
+/* Copy S and its NUL to P (descriptors of strings); returns what follows. */
+unsigned char *sdt_note_put_str(unsigned char *p, const char *s);
 
 /*
  * Decode the note at BUF[*OFF..LEN), advance *OFF past it. Strings in N

@@ -11,16 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <elf.h>
 
+#include "em.h"
 #include "target.h"
-
-#ifndef EM_RISCV
-#define EM_RISCV 243
-#endif
-#ifndef EF_PPC64_ABI
-#define EF_PPC64_ABI 3
-#endif
 
 struct arch {
 	const char *name;
@@ -32,45 +25,45 @@ struct arch {
 	/* Integer argument registers at function entry, as spec operands. */
 	const char *const *arg_regs;
 	unsigned narg_regs;
-	/* Stack arguments at entry: "%d(%%rsp)"-like format and first offset. */
+	/* Stack arguments at entry: "%d(%%rsp)"-like format and first offset.
+	 */
 	const char *stack_fmt;
 	unsigned stack_first;
 	unsigned stack_slot;
 };
 
-static const char *const x86_64_regs[] = { "%rdi", "%rsi", "%rdx",
-					   "%rcx", "%r8",  "%r9" };
-static const char *const aarch64_regs[] = { "x0", "x1", "x2", "x3",
-					    "x4", "x5", "x6", "x7" };
-static const char *const riscv_regs[] = { "a0", "a1", "a2", "a3",
-					  "a4", "a5", "a6", "a7" };
-static const char *const arm_regs[] = { "r0", "r1", "r2", "r3" };
-static const char *const ppc_regs[] = { "3", "4", "5", "6",
-					"7", "8", "9", "10" };
-static const char *const s390_regs[] = { "%r2", "%r3", "%r4", "%r5", "%r6" };
+static const char *const x86_64_regs[] = {"%rdi", "%rsi", "%rdx",
+					  "%rcx", "%r8",  "%r9"};
+static const char *const aarch64_regs[] = {"x0", "x1", "x2", "x3",
+					   "x4", "x5", "x6", "x7"};
+static const char *const riscv_regs[] = {"a0", "a1", "a2", "a3",
+					 "a4", "a5", "a6", "a7"};
+static const char *const arm_regs[] = {"r0", "r1", "r2", "r3"};
+static const char *const ppc_regs[] = {"3", "4", "5", "6", "7", "8", "9", "10"};
+static const char *const s390_regs[] = {"%r2", "%r3", "%r4", "%r5", "%r6"};
 
 #define REGS(a) a, sizeof(a) / sizeof(a[0])
 
 static const struct arch arches[] = {
-	{ "x86_64", EM_X86_64, ELFCLASS64, ELFDATA2LSB, 0, 4096,
-	  REGS(x86_64_regs), "%u(%%rsp)", 8, 8 },
-	{ "i386", EM_386, ELFCLASS32, ELFDATA2LSB, 0, 4096, NULL, 0,
-	  "%u(%%esp)", 4, 4 },
-	{ "aarch64", EM_AARCH64, ELFCLASS64, ELFDATA2LSB, 0, 65536,
-	  REGS(aarch64_regs), "[sp, %u]", 0, 8 },
-	{ "arm", EM_ARM, ELFCLASS32, ELFDATA2LSB, 0x05000400, 65536,
-	  REGS(arm_regs), "[sp, #%u]", 0, 4 },
-	{ "riscv64", EM_RISCV, ELFCLASS64, ELFDATA2LSB, 0x0005, 4096,
-	  REGS(riscv_regs), "%u(sp)", 0, 8 },
-	/* ELFv2: the parameter save area starts 32 bytes above the caller's
-	 * stack pointer; arguments past the eighth sit after its 64 bytes. */
-	{ "ppc64le", EM_PPC64, ELFCLASS64, ELFDATA2LSB, 2, 65536,
-	  REGS(ppc_regs), "%u(1)", 96, 8 },
-	/* ELFv1 keeps a 48-byte header before the save area. */
-	{ "ppc64", EM_PPC64, ELFCLASS64, ELFDATA2MSB, 1, 65536,
-	  REGS(ppc_regs), "%u(1)", 112, 8 },
-	{ "s390x", EM_S390, ELFCLASS64, ELFDATA2MSB, 0, 4096,
-	  REGS(s390_regs), "%u(%%r15)", 160, 8 },
+    {"x86_64", EM_X86_64, ELFCLASS64, ELFDATA2LSB, 0, 4096, REGS(x86_64_regs),
+     "%u(%%rsp)", 8, 8},
+    {"i386", EM_386, ELFCLASS32, ELFDATA2LSB, 0, 4096, NULL, 0, "%u(%%esp)", 4,
+     4},
+    {"aarch64", EM_AARCH64, ELFCLASS64, ELFDATA2LSB, 0, 65536,
+     REGS(aarch64_regs), "[sp, %u]", 0, 8},
+    {"arm", EM_ARM, ELFCLASS32, ELFDATA2LSB, 0x05000400, 65536, REGS(arm_regs),
+     "[sp, #%u]", 0, 4},
+    {"riscv64", EM_RISCV, ELFCLASS64, ELFDATA2LSB, 0x0005, 4096,
+     REGS(riscv_regs), "%u(sp)", 0, 8},
+    /* ELFv2: the parameter save area starts 32 bytes above the caller's
+     * stack pointer; arguments past the eighth sit after its 64 bytes. */
+    {"ppc64le", EM_PPC64, ELFCLASS64, ELFDATA2LSB, 2, 65536, REGS(ppc_regs),
+     "%u(1)", 96, 8},
+    /* ELFv1 keeps a 48-byte header before the save area. */
+    {"ppc64", EM_PPC64, ELFCLASS64, ELFDATA2MSB, 1, 65536, REGS(ppc_regs),
+     "%u(1)", 112, 8},
+    {"s390x", EM_S390, ELFCLASS64, ELFDATA2MSB, 0, 4096, REGS(s390_regs),
+     "%u(%%r15)", 160, 8},
 };
 
 #define NARCHES (sizeof(arches) / sizeof(arches[0]))
@@ -103,33 +96,32 @@ void sdt_target_host(struct sdt_target *t)
 {
 	const char *name =
 #if defined(__x86_64__) && defined(__ILP32__)
-		"x32";
+	    "x32";
 #elif defined(__x86_64__)
-		"x86_64";
+	    "x86_64";
 #elif defined(__i386__)
-		"i386";
+	    "i386";
 #elif defined(__aarch64__)
-		"aarch64";
+	    "aarch64";
 #elif defined(__arm__)
-		"arm";
+	    "arm";
 #elif defined(__riscv) && __riscv_xlen == 64
-		"riscv64";
+	    "riscv64";
 #elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		"ppc64le";
+	    "ppc64le";
 #elif defined(__powerpc64__)
-		"ppc64";
+	    "ppc64";
 #elif defined(__s390x__)
-		"s390x";
+	    "s390x";
 #else
-		"unknown";
+	    "unknown";
 #endif
 	if (sdt_target_from_name(t, name) == 0)
 		return;
 	/* A host we have no row for: describe it from what we were built as. */
 	t->elf_class = sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32;
-	t->byte_order = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
-				ELFDATA2LSB :
-				ELFDATA2MSB;
+	t->byte_order = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB
+								  : ELFDATA2MSB;
 	t->machine = EM_NONE;
 	t->flags = 0;
 }
@@ -156,78 +148,125 @@ static uint32_t get32(const unsigned char *p, int msb)
 		     (uint32_t)get16(p + 2, 0) << 16 | get16(p, 0);
 }
 
+/* LLVM bitcode (clang -flto): an object, but no ELF header to read. */
+static int is_bitcode(const unsigned char *e, size_t len)
+{
+	static const unsigned char raw[] = { 'B', 'C', 0xc0, 0xde };
+	static const unsigned char wrapped[] = { 0xde, 0xc0, 0x17, 0x0b };
+
+	return len >= 4 && (!memcmp(e, raw, 4) || !memcmp(e, wrapped, 4));
+}
+
+/*
+ * A header is believed only when it is whole and says what it is twice:
+ * the identification bytes and, read in the byte order they claim,
+ * e_version and e_ehsize. A flipped byte-order byte or class byte fails
+ * there instead of naming a machine nobody has.
+ */
 int sdt_target_from_image(struct sdt_target *t, const void *image, size_t len)
 {
 	const unsigned char *e = image;
+	size_t ehsize, flags_off;
+	int msb;
 
-	if (len < EI_NIDENT + 4 || memcmp(e, ELFMAG, SELFMAG) != 0)
+	if (!len)
+		return -ENODATA;
+	if (is_bitcode(e, len))
+		return -ENOMSG;
+	if (memcmp(e, ELFMAG, len < SELFMAG ? len : SELFMAG))
 		return -ENOEXEC;
-	if (e[EI_CLASS] != ELFCLASS32 && e[EI_CLASS] != ELFCLASS64)
-		return -ENOEXEC;
-	if (e[EI_DATA] != ELFDATA2LSB && e[EI_DATA] != ELFDATA2MSB)
-		return -ENOEXEC;
-	int msb = e[EI_DATA] == ELFDATA2MSB;
-	/* e_flags sits after e_entry, e_phoff and e_shoff: address-sized. */
-	size_t flags_off = e[EI_CLASS] == ELFCLASS64 ? 48 : 36;
-
+	if (len < EI_NIDENT || e[EI_VERSION] != EV_CURRENT ||
+	    (e[EI_CLASS] != ELFCLASS32 && e[EI_CLASS] != ELFCLASS64) ||
+	    (e[EI_DATA] != ELFDATA2LSB && e[EI_DATA] != ELFDATA2MSB))
+		return -EBADMSG;
+	msb = e[EI_DATA] == ELFDATA2MSB;
+	ehsize = e[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
+					     sizeof(Elf32_Ehdr);
+	/* e_flags, then e_ehsize, follow three address-sized fields. */
+	flags_off = e[EI_CLASS] == ELFCLASS64 ? 48 : 36;
+	if (len < ehsize || get32(e + 20, msb) != EV_CURRENT ||
+	    get16(e + flags_off + 4, msb) != ehsize)
+		return -EBADMSG;
 	t->elf_class = e[EI_CLASS];
 	t->byte_order = e[EI_DATA];
 	t->machine = get16(e + 18, msb);
-	t->flags = len >= flags_off + 4 ? get32(e + flags_off, msb) : 0;
+	t->flags = get32(e + flags_off, msb);
 	return 0;
 }
 
 /*
  * The first object member of an ar archive (static libraries given to
  * dtrace -G): skip the symbol table ("/", "/SYM64/") and the long-name
- * table ("//"), then read the member like a file. Returns its offset.
+ * table ("//"), then read the member like a file. Gives its offset and
+ * size; -ENOMSG when the archive holds no object, -EBADMSG when a member
+ * header is damaged.
  */
-static int archive_first_object(int fd, off_t *at)
+static int archive_first_object(int fd, off_t *at, size_t *size)
 {
 	unsigned char hdr[60];
 	off_t off = 8; /* after "!<arch>\n" */
 
 	for (int i = 0; i < 16; i++) {
-		if (pread(fd, hdr, sizeof(hdr), off) != (ssize_t)sizeof(hdr) ||
-		    hdr[58] != '`' || hdr[59] != '\n')
-			return -ENOEXEC;
+		ssize_t n = pread(fd, hdr, sizeof(hdr), off);
+
+		if (n == 0)
+			return -ENOMSG;
+		if (n < 0)
+			return -errno;
+		if (n != (ssize_t)sizeof(hdr) || hdr[58] != '`' ||
+		    hdr[59] != '\n')
+			return -EBADMSG;
 		char size_text[11];
 		memcpy(size_text, hdr + 48, 10);
 		size_text[10] = 0;
 		char *end;
-		long long size = strtoll(size_text, &end, 10);
-		if (end == size_text || size < 0)
-			return -ENOEXEC;
+		long long member = strtoll(size_text, &end, 10);
+		if (end == size_text || member < 0)
+			return -EBADMSG;
 		if (hdr[0] != '/') {
 			*at = off + 60;
+			*size = (size_t)member;
 			return 0;
 		}
-		off += 60 + size + (size & 1);
+		off += 60 + member + (member & 1);
 	}
-	return -ENOEXEC;
+	return -EBADMSG;
+}
+
+int sdt_target_from_fd(struct sdt_target *t, int fd)
+{
+	unsigned char buf[64];
+	size_t member = sizeof(buf);
+	off_t at = 0;
+	ssize_t n = pread(fd, buf, sizeof(buf), 0);
+	int err;
+
+	if (n >= 8 && !memcmp(buf, "!<thin>\n", 8))
+		return -ENOMSG; /* members are other files, named inside */
+	if (n >= 8 && !memcmp(buf, "!<arch>\n", 8)) {
+		err = archive_first_object(fd, &at, &member);
+		if (err)
+			return err;
+		n = pread(fd, buf, sizeof(buf), at);
+	}
+	if (n < 0)
+		return -errno;
+	if ((size_t)n > member)
+		n = (ssize_t)member;
+	return sdt_target_from_image(t, buf, (size_t)n);
 }
 
 int sdt_target_from_file(struct sdt_target *t, const char *path)
 {
-	unsigned char buf[64];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	off_t at = 0;
-	int err = 0;
+	/* Non-blocking: a FIFO among the objects must not hang us. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	int err;
 
 	if (fd < 0)
 		return -errno;
-	ssize_t n = pread(fd, buf, sizeof(buf), 0);
-	if (n >= 8 && memcmp(buf, "!<arch>\n", 8) == 0) {
-		err = archive_first_object(fd, &at);
-		if (!err)
-			n = pread(fd, buf, sizeof(buf), at);
-	}
-	if (n < 0)
-		err = -errno;
+	err = sdt_target_from_fd(t, fd);
 	close(fd);
-	if (err)
-		return err;
-	return sdt_target_from_image(t, buf, (size_t)n);
+	return err;
 }
 
 const char *sdt_target_name(const struct sdt_target *t)
@@ -255,7 +294,7 @@ unsigned sdt_target_max_args(const struct sdt_target *t)
 
 	if (!a || !a->stack_fmt)
 		return 0;
-	return 12;
+	return SDT_MAX_ARGS;
 }
 
 int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
@@ -271,7 +310,7 @@ int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
 	else
 		n = snprintf(buf, len, a->stack_fmt,
 			     a->stack_first +
-				     (index - a->narg_regs) * a->stack_slot);
+				 (index - a->narg_regs) * a->stack_slot);
 	if (n < 0 || (size_t)n >= len)
 		return -ERANGE;
 	return n;

@@ -15,11 +15,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Arguments a probe can carry: <sys/sdt.h> stops at STAP_PROBE12 and
+ * libbpf reads at most 12 argument specs.
+ */
+#define SDT_MAX_ARGS 12
+
 struct sdt_target {
-	unsigned char elf_class; /* ELFCLASS32 or ELFCLASS64 */
+	unsigned char elf_class;  /* ELFCLASS32 or ELFCLASS64 */
 	unsigned char byte_order; /* ELFDATA2LSB or ELFDATA2MSB */
-	uint16_t machine; /* EM_* */
-	uint32_t flags; /* e_flags written into new objects */
+	uint16_t machine;	  /* EM_* */
+	uint32_t flags;		  /* e_flags written into new objects */
 };
 
 /* The architecture we were compiled for. */
@@ -27,12 +33,20 @@ void sdt_target_host(struct sdt_target *t);
 
 /*
  * Read class, byte order, machine and flags from the ELF header of PATH
- * (or of the first object in PATH, an ar archive).
- * Returns 0, or a negative errno: -ENOEXEC when PATH is not ELF.
+ * (or of the first object in PATH, an ar archive). Returns 0, or a
+ * negative errno: -ENOEXEC when PATH is no object file (neither ELF nor
+ * an archive), -EBADMSG when its ELF header (or an archive member's
+ * header) is damaged or cut short, -ENOMSG when it is an object that
+ * names no machine (LLVM bitcode, an archive without object members),
+ * -ENODATA when it is empty. The machine may still be one we do not know
+ * (sdt_target_known()).
  */
 int sdt_target_from_file(struct sdt_target *t, const char *path);
 
-/* Same, from the first bytes of an ELF image (at least 64 bytes, or LEN). */
+/* Same, from a file open for reading. */
+int sdt_target_from_fd(struct sdt_target *t, int fd);
+
+/* Same, from the first LEN bytes of an image (a whole ELF header). */
 int sdt_target_from_image(struct sdt_target *t, const void *image, size_t len);
 
 /*
@@ -60,7 +74,10 @@ int sdt_target_known(const struct sdt_target *t);
 int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
 			   char *buf, size_t len);
 
-/* How many arguments sdt_target_arg_operand() describes (0: unsupported). */
+/*
+ * How many arguments sdt_target_arg_operand() describes: SDT_MAX_ARGS, or
+ * 0 for a machine we cannot describe.
+ */
 unsigned sdt_target_max_args(const struct sdt_target *t);
 
 /* Page size to align loadable segments of a shared object to. */

@@ -687,6 +687,7 @@ static void usage(FILE *out)
 	      "  -c, --check    say which tracers (libbpf, bcc/bpftrace, gdb, perf) read\n"
 	      "                 every argument, and why not; exit 1 if one cannot\n"
 	      "  -j, --json     one JSON object per probe site\n"
+	      "  -h, --help     this text\n"
 	      "An argument that names no file and holds a `:' is a glob on PROVIDER:NAME.\n"
 	      "Exit: 0 ok, 1 --check found unreadable probes, 2 an input could not be read.\n",
 	      out);

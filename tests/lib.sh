@@ -27,6 +27,58 @@ need_root() {
 T=$(mktemp -d "${TMPDIR:-/tmp}/sdtkit-test.XXXXXX") || fail "mktemp"
 trap 'rm -rf "$T"' EXIT
 
+# Capabilities that machines of our kind may lack. Each probe answers
+# once per test and leaves the reason in $why_NAME, so a test can skip
+# just the part that needs it and say why.
+
+# can_run_i386: this machine executes i386 binaries. Some machines of our
+# kind do not ("Exec format error") although their kernel config has IA32
+# emulation. SDTKIT_NO_I386=1 makes the tests behave as on such a machine.
+can_run_i386() {
+	if [ -z "${cap_i386:-}" ]; then
+		cap_i386=no
+		if [ "${SDTKIT_NO_I386:-0}" = 1 ]; then
+			why_i386="SDTKIT_NO_I386=1 is set"
+		elif ! command -v i686-linux-gnu-gcc >/dev/null 2>&1; then
+			why_i386="i686-linux-gnu-gcc is not installed"
+		elif ! printf 'int main(void) { return 0; }\n' |
+			i686-linux-gnu-gcc -static -x c - -o "$T/.cap-i386" 2>/dev/null; then
+			why_i386="i686-linux-gnu-gcc cannot link a static program"
+		elif ! err=$("$T/.cap-i386" 2>&1); then
+			why_i386="i386 binaries do not execute here: $(echo "$err" | tail -n 1)"
+		else
+			cap_i386=yes
+		fi
+	fi
+	[ "$cap_i386" = yes ]
+}
+
+# can_run_aarch64: aarch64 programs run here under qemu-user, with the
+# cross sysroot; $QEMU_AARCH64 is the command to run them with.
+# SDTKIT_NO_QEMU=1 makes the tests behave as on a machine without it.
+QEMU_AARCH64="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+can_run_aarch64() {
+	if [ -z "${cap_aarch64:-}" ]; then
+		cap_aarch64=no
+		if [ "${SDTKIT_NO_QEMU:-0}" = 1 ]; then
+			why_aarch64="SDTKIT_NO_QEMU=1 is set"
+		elif ! command -v qemu-aarch64 >/dev/null 2>&1; then
+			why_aarch64="qemu-aarch64 is not installed"
+		elif ! command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 ||
+			[ ! -d /usr/aarch64-linux-gnu ]; then
+			why_aarch64="no aarch64 cross compiler and sysroot"
+		elif ! printf 'int main(void) { return 0; }\n' |
+			aarch64-linux-gnu-gcc -x c - -o "$T/.cap-aarch64" 2>/dev/null; then
+			why_aarch64="aarch64-linux-gnu-gcc cannot link a program"
+		elif ! err=$($QEMU_AARCH64 "$T/.cap-aarch64" 2>&1); then
+			why_aarch64="qemu-aarch64 cannot run a program: $(echo "$err" | tail -n 1)"
+		else
+			cap_aarch64=yes
+		fi
+	fi
+	[ "$cap_aarch64" = yes ]
+}
+
 # tracefs, mounted if a fresh machine has not mounted it yet.
 need_tracefs() {
 	need_root

@@ -15,3 +15,4 @@ include tests/libstapsdt/local.mk
 include tests/sdt-list/local.mk
 include tests/libbpf/local.mk
 include tests/packaging/local.mk
+include tests/docs/local.mk

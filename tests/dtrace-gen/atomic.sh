@@ -52,6 +52,11 @@ cmp -s ref.o ../out/new.h || fail "-o dangling.h did not create the file it name
 cmp -s ref.h ../out/captured.h || fail "-o a link to stdout did not write stdout"
 left=$(ls -A ../out | grep '^\.' || true)
 [ -z "$left" ] || fail "writing through links left $left"
+# -o /dev/stdout writes where stdout would: after what a `>>' keeps.
+echo "kept" >../out/log.h
+"$DG" -h -s good.d -o /dev/stdout >>../out/log.h || fail "-o /dev/stdout >>"
+expect_eq "-o /dev/stdout >> appends" "kept" "$(head -n 1 ../out/log.h)"
+expect_eq "-o /dev/stdout >> writes all" "$(($(wc -l <ref.h) + 1))" "$(wc -l <../out/log.h | tr -d ' ')"
 # An interrupted run (SIGTERM while writing a big file) leaves nothing.
 awk 'BEGIN { print "provider big {"; for (i = 0; i < 100000; i++) printf "probe p%d(int);\n", i; print "};" }' >big.d
 "$DG" -h -s big.d -o ../out/big.h &
@@ -60,4 +65,34 @@ kill -TERM $! 2>/dev/null
 wait
 left=$(ls -A ../out | grep '^\.' || true)
 [ -z "$left" ] || fail "an interrupted run left $left"
+# Any name that fits NAME_MAX (255) works: the temporary's name is short.
+long=$(printf '%0250d' 0 | tr 0 x)
+"$DG" -h -s good.d -o ../out/$long.h || fail "a 252-character output name"
+"$DG" -G -s good.d -o ../out/$long.o || fail "a 252-character output name (-G)"
+cmp -s ref.h ../out/$long.h && cmp -s ref.o ../out/$long.o || fail "long names: wrong output"
+rm -f ../out/$long.h ../out/$long.o
+
+# A write that fails names its cause, and leaves the earlier output:
+# past a file size limit (SIGXFSZ ignored, so write() says EFBIG) ...
+echo earlier >../out/p.h && echo earlier >../out/p.o
+for out in p.h p.o; do
+	mode=-h
+	[ $out = p.o ] && mode=-G
+	(trap '' XFSZ && ulimit -f 8 && exec "$DG" $mode -s big.d -o ../out/$out) 2>err &&
+		fail "$mode past the file size limit succeeded"
+	grep -q "^../out/$out: error: .*File too large" err || fail "$mode EFBIG: $(cat err)"
+	expect_eq "$mode EFBIG keeps the output" earlier "$(cat ../out/$out)"
+done
+# ... and on a full file system.
+if [ "$(id -u)" = 0 ] && mkdir ../full && mount -t tmpfs -o size=64k tmpfs ../full 2>/dev/null; then
+	trap 'umount "$T/full"; rm -rf "$T"' EXIT
+	for mode in h G; do
+		"$DG" -$mode -s big.d -o ../full/p 2>err && fail "-$mode on a full disk succeeded"
+		grep -q "^../full/p: error: .*No space left on device" err ||
+			fail "-$mode ENOSPC: $(cat err)"
+	done
+	[ -z "$(ls -A ../full)" ] || fail "a full disk kept $(ls -A ../full)"
+else
+	note "not root or no tmpfs: the full-disk case is not checked"
+fi
 exit 0

@@ -13,7 +13,34 @@ mkdir sub && "$DG" -h -s probes.d -osub/x.h && [ -f sub/x.h ] || fail "-oFILE"
 "$DG" -h -k -x nolibs -xlazyload -64 -fPIC -fpic -DPIC --types -s probes.d -o y.h 2>err ||
 	fail "compatibility flags rejected: $(cat err)"
 "$DG" --help | grep -q -- '-s FILE' || fail "--help"
-"$DG" --version | grep -q dtrace-gen || fail "--version"
+# --version says configure's version.
+version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h")
+[ -n "$version" ] || fail "no PACKAGE_VERSION in config.h"
+expect_eq "--version" "dtrace-gen (sdtkit) $version" "$("$DG" --version)"
+# What --help and --version print must arrive: a closed or full stdout
+# is an error, and so is -o /dev/stdout with stdout closed.
+"$DG" --help >&- 2>err && fail "--help with stdout closed succeeded"
+grep -q "cannot write to standard output" err || fail "--help >&-: $(cat err)"
+if [ -w /dev/full ]; then
+	"$DG" --version >/dev/full 2>err && fail "--version to a full device succeeded"
+	grep -q "No space left" err || fail "--version >/dev/full: $(cat err)"
+fi
+"$DG" -h -s probes.d -o /dev/stdout >&- 2>err && fail "-o /dev/stdout with stdout closed succeeded"
+grep -q "^/dev/stdout: error: .*closed" err || fail "-o /dev/stdout >&-: $(cat err)"
+"$DG" -h -s probes.d -o /dev/stdout >out.h && "$DG" -h -s probes.d -o ref.h &&
+	cmp -s ref.h out.h || fail "-o /dev/stdout"
+"$DG" -h -s /dev/stdin -o in.h <&- 2>err && fail "-s /dev/stdin with stdin closed succeeded"
+grep -q "standard input is closed" err || fail "-s /dev/stdin <&-: $(cat err)"
+"$DG" -h -s probes.d -o /dev/fd/9 9>&- 2>err && fail "-o /dev/fd/9, 9 not open, succeeded"
+grep -q "^/dev/fd/9: error: cannot open for writing: No such file" err || fail "-o /dev/fd/9: $(cat err)"
+"$DG" -h -s probes.d -o "" 2>err && fail "an empty output name accepted"
+grep -q "error: the output's name is empty" err || fail "-o '': $(cat err)"
+# An option missing its argument says so, last on the line or not.
+for opt in -x -o -s -I -D -U; do
+	"$DG" -h -s probes.d $opt >out 2>err && fail "$opt without its argument accepted"
+	grep -q "error: option \`$opt' requires an argument" err ||
+		fail "$opt last: $(cat err)"
+done
 for bad in "-h" "-s probes.d" "-h -G -s probes.d" "-q -h -s probes.d" "-h -s"; do
 	"$DG" $bad >out 2>err && fail "accepted: $bad"
 	[ -s out ] && fail "misuse printed to stdout: $bad"

@@ -33,7 +33,7 @@ check 'provider a { probe x(); };\n/* open\n' \
 check 'provider a { probe 9x(); };\n' \
 	"in5.d:1:20: error: bad probe name \`9x': names are C identifiers (letters, digits and \`_', not starting with a digit)"
 check 'provider my-prov { probe x(); };\n' \
-	"in6.d:1:10: error: bad provider name \`my-prov': names are C identifiers (letters, digits and \`_', not starting with a digit); write \`__' where the probe name has \`-'"
+	"in6.d:1:10: error: bad provider name \`my-prov': names are C identifiers (letters, digits and \`_', not starting with a digit); write \`_' where the provider name has \`-'"
 check 'provider a {\n probe x(int,int,int,int,int,int,int,int,int,int,int,int,long);\n};\n' \
 	"in7.d:2:58: error: probe \`x' has more than 12 arguments: <sys/sdt.h> stops at DTRACE_PROBE12" \
 	"$(printf '%57s')^"
@@ -64,6 +64,9 @@ check '#line 7 "gen.d"\nprovider a {\n probe x(;\n};\n' \
 # A byte order mark is skipped, and columns count from after it.
 check '\357\273\277provider a { probe x(int = 1); };\n' \
 	"in$((n + 1)).d:1:26: error: unexpected \`=' in parameter 1 of probe \`x'"
+# A `-' in a probe name: DTrace's `__' stands for it.
+check 'provider a { probe my-probe(); };\n' \
+	"in$((n + 1)).d:1:20: error: bad probe name \`my-probe': names are C identifiers (letters, digits and \`_', not starting with a digit); write \`__' where the probe name has \`-'"
 
 # Unreadable input, unwritable output.
 echo earlier >out.h

@@ -1,26 +1,33 @@
 #!/bin/sh
-# Golden outputs: -h byte for byte, -G by its ELF facts (obj_summary), for
-# each input under inputs/, plus determinism: the same bytes again, from
+# Golden outputs: -h byte for byte, -G by its ELF facts (obj_summary) and
+# its typed-probe records (read by typerec.py), for each input under
+# inputs/, plus determinism: the same bytes again, from
 # another directory and another path to the input.
 # DG_UPDATE_GOLDEN=1 rewrites the golden files (review the diff!).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
 
-need_cmd readelf cmp
+need_cmd readelf cmp python3
+
+# The -G object's .note.sdtkit section and its records, one a line.
+types_summary() {
+	LC_ALL=C readelf -SW "$1" | sed -n 's/^ *\[ *[0-9]*\] \(\.note\.sdtkit\) *\([A-Z_]*\) *[0-9a-f]* [0-9a-f]* \([0-9a-f]*\) [0-9a-f]* *\([A-Z]*\) *[0-9]* *[0-9]* *\([0-9]*\)$/section \1 \2 size=\3 flags=\4 align=\5/p'
+	python3 "$DG_DATA/typerec.py" "$1"
+}
 gold=$DG_DATA/golden
 fails=0
 for d in "$DG_DATA"/inputs/*.d; do
 	name=$(basename "$d" .d)
 	flags=
-	case $name in postgresql) flags=-C ;; esac
+	case $name in postgresql | typed) flags=-C ;; esac
 	"$DG" $flags -h -s "$d" -o "$T/$name.h" 2>"$T/err" ||
 		fail "$name: -h failed: $(cat "$T/err")"
 	"$DG" $flags -G -s "$d" -o "$T/$name.o" 2>"$T/err" ||
 		fail "$name: -G failed: $(cat "$T/err")"
 	"$DG" $flags -G -DSTAP_SDT_V2 -s "$d" -o "$T/$name-v2.o" ||
 		fail "$name: -G -DSTAP_SDT_V2 failed"
-	{ obj_summary "$T/$name.o"; echo "# -DSTAP_SDT_V2"; obj_summary "$T/$name-v2.o"; } \
-		>"$T/$name.o.txt"
+	{ obj_summary "$T/$name.o"; types_summary "$T/$name.o"
+	  echo "# -DSTAP_SDT_V2"; obj_summary "$T/$name-v2.o"; } >"$T/$name.o.txt"
 	if [ -n "${DG_UPDATE_GOLDEN:-}" ]; then
 		cp "$T/$name.h" "$gold/$name.h"
 		cp "$T/$name.o.txt" "$gold/$name.o.txt"

@@ -83,8 +83,11 @@ check_target() {
 check_target x86_64 "${CC:-gcc}" as
 check_target i386 i686-linux-gnu-gcc i686-linux-gnu-as
 qemu=
-command -v qemu-aarch64 >/dev/null && [ -d /usr/aarch64-linux-gnu ] &&
-	qemu="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+if can_run_aarch64; then
+	qemu=$QEMU_AARCH64
+else
+	note "aarch64 program linked, not run: $why_aarch64"
+fi
 check_target aarch64 aarch64-linux-gnu-gcc aarch64-linux-gnu-as "$qemu"
 
 # Target without objects: -32/-64 and $CC.

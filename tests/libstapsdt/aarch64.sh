@@ -42,8 +42,7 @@ for c in aarch64-linux-gnu-gcc "clang --target=aarch64-linux-gnu"; do
 	command -v ${c%% *} >/dev/null 2>&1 && { XCC=$c; break; }
 done
 [ -n "$XCC" ] || skip "no aarch64 cross compiler (the object checks passed)"
-need_cmd qemu-aarch64
-[ -d /usr/aarch64-linux-gnu ] || skip "no aarch64 sysroot in /usr/aarch64-linux-gnu"
+can_run_aarch64 || skip "$why_aarch64 (the object checks passed)"
 $XCC -std=gnu11 -O2 -Wall -Wextra -pthread -I"$S/include" -I"$S/elfcore" -I"$S/libstapsdt" \
 	-o "$T/run" "$S/tests/libstapsdt/aarch64-run.c" "$S/tests/libstapsdt/aarch64-shim.c" \
 	"$S/libstapsdt/provider.c" "$S/libstapsdt/arch.c" "$S/libstapsdt/loader.c" \
@@ -51,6 +50,6 @@ $XCC -std=gnu11 -O2 -Wall -Wextra -pthread -I"$S/include" -I"$S/elfcore" -I"$S/l
 	fail "aarch64 build: $(cat "$T/xcc.log")"
 layout=$(sed -n 's/^layout stub_addr=\(0x[0-9a-f]*\) stub_stride=\([0-9]*\) sema_addr=\(0x[0-9a-f]*\)$/\1 \2 \3/p' "$T/gen.out")
 out=$(LSDT_OBJECT=$OBJ LSDT_LAYOUT=$layout TMPDIR=$T timeout 60 \
-	qemu-aarch64 -L /usr/aarch64-linux-gnu "$T/run" 2>&1) || fail "under qemu-aarch64: $out"
+	$QEMU_AARCH64 "$T/run" 2>&1) || fail "under qemu-aarch64: $out"
 echo "$out" | grep -q 'aarch64: stubs idle' || fail "under qemu-aarch64: $out"
 note "$out"

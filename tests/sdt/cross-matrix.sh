@@ -60,6 +60,7 @@ for t in aarch64-linux-gnu arm-linux-gnueabihf riscv64-linux-gnu \
 		done
 	done
 done
-[ $count -gt 0 ] || skip "no cross compiler found:$missing"
-[ -z "$missing" ] || note "not covered (not installed):$missing"
+# A missing compiler is a target not covered: that is a skip, not a pass.
+[ -z "$missing" ] ||
+	skip "not installed:$missing ($count cross builds of the others checked)"
 echo "PASS: $count cross builds, every spec valid"

@@ -3,6 +3,7 @@ SDT_HEADER_TESTS = \
 	tests/sdt/lang-matrix.sh \
 	tests/sdt/cross-matrix.sh \
 	tests/sdt/negative.sh \
+	tests/sdt/version.sh \
 	tests/sdt/asm-mode.sh \
 	tests/sdt/comdat-link.sh \
 	tests/sdt/bpftrace-args.sh \

@@ -21,7 +21,7 @@ SDT_LIST=$top_builddir/sdt-list/sdt-list
 [ -x "$SDT_LIST" ] || fail "$SDT_LIST is not built"
 S=$top_srcdir/tests/sdt
 W="-Wall -Wextra -pedantic -Werror"
-count=0
+count=0 unrun=0 missing=
 
 # The probes a run fired, from its expected-values file (one per name).
 fired() {
@@ -54,6 +54,11 @@ build() {
 	if ! "$SDT_LIST" --check "$exe" >"$T/check" 2>&1; then
 		grep -B4 ' NO\| no' "$T/check" | head -n 30 >&2
 		fail "$name: some consumer cannot read some probe"
+	fi
+	# A build this machine cannot execute is checked as far as its notes.
+	if [ "${norun:-0}" = 1 ]; then
+		count=$((count + 1)) unrun=$((unrun + 1))
+		return 0
 	fi
 	"$exe" "$exe.expected" >"$T/run.log" 2>&1 ||
 		{ cat "$T/run.log" >&2; fail "$name: the program fails"; }
@@ -116,6 +121,8 @@ fi
 # i386: arguments copied to frame slots. Static, so it runs here without
 # an i386 loader; gdb reads it when it can debug i386 (Debian's does).
 if command -v i686-linux-gnu-gcc >/dev/null 2>&1; then
+	norun=0
+	can_run_i386 || { norun=1; note "i386 builds checked, not run: $why_i386"; }
 	for o in -O0 -O2; do
 		build "i686-gcc$o" c i686-linux-gnu-gcc -std=gnu11 -static $o
 		build "i686-clang$o" c "clang --target=i686-linux-gnu" \
@@ -125,10 +132,9 @@ if command -v i686-linux-gnu-gcc >/dev/null 2>&1; then
 		build i686-g++ c++ i686-linux-gnu-g++ -std=c++17 -static -O2
 		build i686-g++98 c++ i686-linux-gnu-g++ -std=c++98 -static -O0
 	fi
-else
-	note "i686-linux-gnu-gcc missing: frame-slot arguments not covered"
+	norun=0
 fi
-note "$count builds: valid, readable by every consumer, gdb reads every value"
+note "$count builds: valid, readable by every consumer; gdb reads every value of $((count - unrun))"
 
 # The other machines: the same sources for each cross target, as a shared
 # object (clang's riscv64 objects leave note sizes to the linker). C++
@@ -139,6 +145,7 @@ names() {
 ncross=0
 for t in aarch64-linux-gnu arm-linux-gnueabihf riscv64-linux-gnu \
 	powerpc64le-linux-gnu s390x-linux-gnu i686-linux-gnu; do
+	command -v $t-gcc >/dev/null 2>&1 || missing="$missing $t-gcc"
 	for c in $t-gcc "clang --target=$t" $t-g++ "clang++ --target=$t"; do
 		command -v ${c%% *} >/dev/null 2>&1 || continue
 		$c -c -x c /dev/null -o "$T/empty.o" 2>/dev/null || continue
@@ -222,4 +229,5 @@ for name in gcc-c17 g++-c++17 clang-f3 clang++-f3; do
 		fail "$name: bpftrace set no semaphore: the gated probe never fired" ;;
 	esac
 done
+[ -z "$missing" ] || skip "not installed: $missing (the rest passed)"
 echo "PASS: $count builds and $ncross cross builds; gdb and bpftrace read back every value"

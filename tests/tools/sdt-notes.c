@@ -6,7 +6,8 @@
  * probes with text and fail on the first spec a tracer would choke on.
  *
  *   sdt-notes [--offsets] [--no-check] FILE...
- *   PROVIDER:NAME pc=0xHEX base=0xHEX sema=0xHEX [pc_off=.. sema_off=..] args=SPEC
+ *   PROVIDER:NAME pc=0xHEX base=0xHEX sema=0xHEX [pc_off=.. sema_off=..]
+ * args=SPEC
  */
 #include <stdio.h>
 #include <string.h>
@@ -90,13 +91,14 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--no-check"))
 			check = 0;
 		else {
-			fprintf(stderr,
-				"usage: sdt-notes [--offsets] [--no-check] FILE...\n");
+			fprintf(stderr, "usage: sdt-notes [--offsets] "
+					"[--no-check] FILE...\n");
 			return 2;
 		}
 	}
 	if (i == argc) {
-		fprintf(stderr, "usage: sdt-notes [--offsets] [--no-check] FILE...\n");
+		fprintf(stderr,
+			"usage: sdt-notes [--offsets] [--no-check] FILE...\n");
 		return 2;
 	}
 	for (; i < argc; i++)

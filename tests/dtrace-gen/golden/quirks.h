@@ -60,3 +60,57 @@ __extension__ extern unsigned short quirks_more_by_value_semaphore __attribute__
 #define QUIRKS_MORE_BY_VALUE(arg1) \
 DTRACE_PROBE1 (quirks_more, by_value, arg1)
 
+/* Each probe's argument types and names for tools that read them (sdtkit's
+   typed-probe records); define SDTKIT_NO_TYPES to leave them out. */
+#if defined __ELF__ && defined __GNUC__ && !defined SDTKIT_NO_TYPES
+__asm__ (".pushsection .note.sdtkit,\"G\",\"note\",.sdtkit.quirks.spaced,comdat\n"
+	"\t.balign 4\n"
+	"\t.4byte 7, 2f - 1f, 1\n"
+	"\t.asciz \"sdtkit\"\n"
+	"\t.balign 4\n"
+	"1:\t.asciz \"quirks\", \"spaced\"\n"
+	"\t.asciz \"2\"\n"
+	"\t.asciz \"int\", \"a\"\n"
+	"\t.asciz \"char *\", \"b\"\n"
+	"2:\t.balign 4\n"
+	"\t.popsection\n");
+__asm__ (".pushsection .note.sdtkit,\"G\",\"note\",.sdtkit.quirks.bare,comdat\n"
+	"\t.balign 4\n"
+	"\t.4byte 7, 2f - 1f, 1\n"
+	"\t.asciz \"sdtkit\"\n"
+	"\t.balign 4\n"
+	"1:\t.asciz \"quirks\", \"bare\"\n"
+	"\t.asciz \"0\"\n"
+	"2:\t.balign 4\n"
+	"\t.popsection\n");
+__asm__ (".pushsection .note.sdtkit,\"G\",\"note\",.sdtkit.quirks.last,comdat\n"
+	"\t.balign 4\n"
+	"\t.4byte 7, 2f - 1f, 1\n"
+	"\t.asciz \"sdtkit\"\n"
+	"\t.balign 4\n"
+	"1:\t.asciz \"quirks\", \"last\"\n"
+	"\t.asciz \"1\"\n"
+	"\t.asciz \"unsigned int\", \"n\"\n"
+	"2:\t.balign 4\n"
+	"\t.popsection\n");
+__asm__ (".pushsection .note.sdtkit,\"G\",\"note\",.sdtkit.quirks_more.first,comdat\n"
+	"\t.balign 4\n"
+	"\t.4byte 7, 2f - 1f, 1\n"
+	"\t.asciz \"sdtkit\"\n"
+	"\t.balign 4\n"
+	"1:\t.asciz \"quirks_more\", \"first\"\n"
+	"\t.asciz \"1\"\n"
+	"\t.asciz \"void *\", \"p\"\n"
+	"2:\t.balign 4\n"
+	"\t.popsection\n");
+__asm__ (".pushsection .note.sdtkit,\"G\",\"note\",.sdtkit.quirks_more.by_value,comdat\n"
+	"\t.balign 4\n"
+	"\t.4byte 7, 2f - 1f, 1\n"
+	"\t.asciz \"sdtkit\"\n"
+	"\t.balign 4\n"
+	"1:\t.asciz \"quirks_more\", \"by_value\"\n"
+	"\t.asciz \"1\"\n"
+	"\t.asciz \"struct thing\", \"t\"\n"
+	"2:\t.balign 4\n"
+	"\t.popsection\n");
+#endif
