@@ -49,8 +49,9 @@ for p in sdtkit sdtkit-dev libstapsdt0 libstapsdt-dev; do
 	bad=$(contents $p | grep -E '^\./usr/bin/dtrace$|^\./usr/include/(.*-linux-gnu/)?sys/')
 	[ -z "$bad" ] || fail "$p installs a name systemtap-sdt-dev owns: $bad"
 done
-contents sdtkit-dev | grep -qx './usr/include/sdtkit/sys/sdt.h' ||
-	fail "sdtkit-dev has no /usr/include/sdtkit/sys/sdt.h"
+for f in include/sdtkit/sys/sdt.h share/man/man3/sdt.h.3.gz; do
+	contents sdtkit-dev | grep -qx "./usr/$f" || fail "sdtkit-dev has no /usr/$f"
+done
 expect_eq "sdtkit-sdt-dev's links" "./usr/bin/dtrace->dtrace-gen
 ./usr/include/sys/sdt-config.h->../sdtkit/sys/sdt-config.h
 ./usr/include/sys/sdt.h->../sdtkit/sys/sdt.h
