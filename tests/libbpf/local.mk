@@ -3,7 +3,8 @@
 # the build needs neither).
 TESTS += \
 	tests/libbpf/static.sh \
-	tests/libbpf/dynamic.sh
+	tests/libbpf/dynamic.sh \
+	tests/libbpf/fast-attach.sh
 EXTRA_DIST += \
 	tests/libbpf/lib.sh \
 	tests/libbpf/usdt-trace.c \
@@ -13,4 +14,10 @@ EXTRA_DIST += \
 	tests/libbpf/sema.c \
 	tests/libbpf/dyn-host.c \
 	tests/libbpf/static.sh \
-	tests/libbpf/dynamic.sh
+	tests/libbpf/dynamic.sh \
+	tests/libbpf/fast-attach.sh
+# The tracer built on libbpf f7081a6b (from the reference tarball beside the
+# tree), kept between the tests of a run: see tests/libbpf/lib.sh.
+CLEANFILES += \
+	tests/libbpf/usdt-trace-f7081a6b \
+	tests/libbpf/usdt-args-f7081a6b.bpf.o
