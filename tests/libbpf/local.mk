@@ -4,7 +4,8 @@
 TESTS += \
 	tests/libbpf/static.sh \
 	tests/libbpf/dynamic.sh \
-	tests/libbpf/fast-attach.sh
+	tests/libbpf/fast-attach.sh \
+	tests/libbpf/fast-redzone.sh
 EXTRA_DIST += \
 	tests/libbpf/lib.sh \
 	tests/libbpf/usdt-trace.c \
@@ -13,9 +14,11 @@ EXTRA_DIST += \
 	tests/libbpf/probes.c \
 	tests/libbpf/sema.c \
 	tests/libbpf/dyn-host.c \
+	tests/libbpf/redzone.c \
 	tests/libbpf/static.sh \
 	tests/libbpf/dynamic.sh \
-	tests/libbpf/fast-attach.sh
+	tests/libbpf/fast-attach.sh \
+	tests/libbpf/fast-redzone.sh
 # The tracer built on libbpf f7081a6b (from the reference tarball beside the
 # tree), kept between the tests of a run: see tests/libbpf/lib.sh.
 CLEANFILES += \
