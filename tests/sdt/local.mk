@@ -12,7 +12,8 @@ SDT_HEADER_TESTS = \
 	tests/sdt/interop.sh \
 	tests/sdt/consumers.sh \
 	tests/sdt/sweep.sh \
-	tests/sdt/fast-sites.sh
+	tests/sdt/fast-sites.sh \
+	tests/sdt/fast-tracers.sh
 TESTS += $(SDT_HEADER_TESTS)
 EXTRA_DIST += $(SDT_HEADER_TESTS) \
 	tests/sdt/spec-lib.sh \
