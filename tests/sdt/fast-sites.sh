@@ -6,7 +6,7 @@
 #    `lea -128(%rsp),%rsp' and `lea 128(%rsp),%rsp', and the specs keep
 #    their sizes; without the macro (or with it set to 0) every site is a
 #    lone nop; STAP_PROBE_ASM and .S probes stay lone nops; with
-#    SDTKIT_FAST_ATTACH_NOP10 the PC holds `nop; nop10';
+#    SDTKIT_FAST_ATTACH_NOP10 the PC holds `nop; nop10' (gdb reads it too);
 #  - no warning under -Wall -Wextra -pedantic -Werror in any language mode;
 #  - gdb stopped at fast sites (tests/sdt/fast-frames.c): the backtrace
 #    reads leaf/framed/main whether the frame is %rsp- or %rbp-based
@@ -139,6 +139,12 @@ for build in "gcc -O2" "gcc -O2 -fno-omit-frame-pointer" "gcc -O0" \
 	expect_eq "$build: arguments and backtraces at fast sites" \
 		"$want_frames" "$(frames "$T/gdb.out")"
 done
+gcc -g -O2 $I -DSDTKIT_FAST_ATTACH_NOP10 "$top_srcdir/tests/sdt/fast-frames.c" \
+	-o "$T/ff" || fail "gcc -DSDTKIT_FAST_ATTACH_NOP10: cannot build fast-frames.c"
+expect_all "nop10 fast-frames" "$T/ff" 0 11 "$NOP10"
+timeout 60 gdb -batch -x "$T/cmds" "$T/ff" >"$T/gdb.out" 2>&1 ||
+	fail "nop10: gdb failed: $(tail -n 5 "$T/gdb.out")"
+expect_eq "nop10: arguments and backtraces" "$want_frames" "$(frames "$T/gdb.out")"
 # %rsp as an argument (gcc: clang binds such a variable only to its own
 # operands): the value must be the caller's %rsp, 128 above the stepped
 # one; with the nop10 form %rsp does not move.
