@@ -71,12 +71,12 @@ check_bpf_load() {
 }
 
 # The newer libbpf (1.7 development, f7081a6b), the first to attach at the
-# 5-byte nop of a `nop; nop5' site: built from the reference tarball beside
-# the tree, static, once, and kept as two files in the build tree (the
-# tracer and its BPF object); rebuilt when the tarball or the tracer's
-# sources are newer.
+# 5-byte nop of a `nop; nop5' site: built from its source tarball (in
+# $LIBBPF_REF, else beside the source tree), static, once, and kept as two
+# files in the build tree (the tracer and its BPF object); rebuilt when the
+# tarball or the tracer's sources are newer.
 LIBBPF_NEW=f7081a6b
-LIBBPF_NEW_TARBALL=$top_srcdir/../shared/anchors/libbpf-$LIBBPF_NEW.tar.gz
+LIBBPF_NEW_TARBALL=${LIBBPF_REF:-$top_srcdir/../shared/anchors/libbpf-$LIBBPF_NEW.tar.gz}
 LIBBPF_NEW_TRACER=$top_builddir/tests/libbpf/usdt-trace-$LIBBPF_NEW
 LIBBPF_NEW_OBJ=$top_builddir/tests/libbpf/usdt-args-$LIBBPF_NEW.bpf.o
 
@@ -92,7 +92,7 @@ libbpf_new_fresh() {
 # test builds (~15 s) while the others wait on the lock directory.
 build_libbpf_new() {
 	[ -f "$LIBBPF_NEW_TARBALL" ] ||
-		{ echo "no libbpf $LIBBPF_NEW tarball at $LIBBPF_NEW_TARBALL"; return 77; }
+		{ echo "no libbpf $LIBBPF_NEW source at $LIBBPF_NEW_TARBALL (set LIBBPF_REF)"; return 77; }
 	libbpf_new_fresh && return 0
 	lock=$LIBBPF_NEW_TRACER.lock
 	i=0
