@@ -28,7 +28,9 @@
  * The probe site is one nop, one byte on x86 (the kernel may turn a 5-byte
  * nop into a call, which clobbers the red zone below the stack pointer),
  * plus whatever moves put the arguments where the note says. Nothing runs
- * when no tracer is attached.
+ * when no tracer is attached. On x86_64, SDTKIT_FAST_ATTACH asks for a
+ * site newer libbpf can enter with a call instead of a trap (see "The
+ * site of a C or C++ probe" below).
  *
  * The layout of the note is written once (_SDT_NOTE), as assembler lines
  * that become a string for an asm statement in C and C++, or stay lines in
