@@ -43,16 +43,9 @@ $bad"
 # check_static NAME WITH BYTES CC FLAGS...: build probes.c, trace it with
 # WITH (new: f7081a6b, old: the system's), compare values and site bytes.
 check_static() {
-	name=$1 with=$2 bytes=$3 cc=$4
-	shift 4
-	exe=$T/probes-$name
-	$cc -I"$SDT_INCLUDE" -Wall -Wextra "$@" -o "$exe" \
-		"$top_srcdir/tests/libbpf/probes.c" \
-		"$top_srcdir/tests/libbpf/sema.c" >"$T/cc.log" 2>&1 ||
-		fail "$name: cannot build probes.c: $(cat "$T/cc.log")"
-	"$SDT_NOTES" --offsets "$exe" >"$T/notes-$name" ||
-		fail "$name: sdt-notes rejects the notes"
-	probes=$(awk '{ print $1 }' "$T/notes-$name")
+	name=$1 with=$2 bytes=$3
+	shift 3
+	build_probes "$name" "$@"
 	TRACE_WITH= TRACE_OBJ=
 	[ "$with" = new ] && TRACE_WITH=$TRACER_NEW TRACE_OBJ=$BPF_OBJ_NEW
 	"$exe" "$T/want-$name" >"$T/$name.prog" 2>&1 &

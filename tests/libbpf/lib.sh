@@ -89,7 +89,8 @@ libbpf_new_fresh() {
 }
 
 # build_libbpf_new: the two files, or a message and status 77 or 1. One
-# test builds (~15 s) while the others wait on the lock directory.
+# test builds (~15 s) while the others wait on the lock directory, which
+# holds the builder's PID: a lock whose test is gone is taken over.
 build_libbpf_new() {
 	[ -f "$LIBBPF_NEW_TARBALL" ] ||
 		{ echo "no libbpf $LIBBPF_NEW source at $LIBBPF_NEW_TARBALL (set LIBBPF_REF)"; return 77; }
@@ -97,12 +98,18 @@ build_libbpf_new() {
 	lock=$LIBBPF_NEW_TRACER.lock
 	i=0
 	until mkdir "$lock" 2>/dev/null; do
+		holder=$(cat "$lock/pid" 2>/dev/null)
+		if [ -n "$holder" ] && ! kill -0 "$holder" 2>/dev/null; then
+			rm -rf "$lock"
+			continue
+		fi
 		i=$((i + 1))
 		[ $i -lt 300 ] || { echo "$lock held for 5 minutes"; return 1; }
 		sleep 1
 	done
-	libbpf_new_fresh && { rmdir "$lock"; return 0; }
-	d=$(mktemp -d "${TMPDIR:-/tmp}/sdtkit-libbpf.XXXXXX") || { rmdir "$lock"; return 1; }
+	echo $$ >"$lock/pid"
+	libbpf_new_fresh && { rm -rf "$lock"; return 0; }
+	d=$(mktemp -d "${TMPDIR:-/tmp}/sdtkit-libbpf.XXXXXX") || { rm -rf "$lock"; return 1; }
 	(
 		tar -xzf "$LIBBPF_NEW_TARBALL" -C "$d" || exit 77
 		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
@@ -112,7 +119,7 @@ build_libbpf_new() {
 	)
 	if [ $? != 0 ]; then
 		echo "libbpf $LIBBPF_NEW does not build here (needs libelf-dev, zlib1g-dev): $(tail -n 3 "$d/make.log" 2>/dev/null)"
-		rm -rf "$d"; rmdir "$lock"; return 77
+		rm -rf "$d" "$lock"; return 77
 	fi
 	build_libbpf_tracer "$d" "$d/inst/usr"
 	rc=$?
@@ -122,8 +129,7 @@ build_libbpf_new() {
 			mv -f "$LIBBPF_NEW_TRACER.tmp" "$LIBBPF_NEW_TRACER" &&
 			mv -f "$LIBBPF_NEW_OBJ.tmp" "$LIBBPF_NEW_OBJ" || rc=1
 	fi
-	rm -rf "$d"
-	rmdir "$lock"
+	rm -rf "$d" "$lock"
 	return $rc
 }
 
@@ -157,6 +163,20 @@ site_bytes() {
 	[ -n "$addr" ] || return 1
 	dd if="/proc/$1/mem" bs=4096 iflag=skip_bytes,count_bytes skip="$addr" \
 		count="$4" 2>/dev/null | od -An -tx1 | tr -d ' \n'
+}
+
+# build_probes NAME CC FLAGS...: tests/libbpf/probes.c and sema.c built
+# as $T/probes-NAME, its notes (with file offsets) in $T/notes-NAME and
+# its probes' names in $probes.
+build_probes() {
+	exe=$T/probes-$1 notes=$T/notes-$1 cc=$2
+	shift 2
+	$cc -I"$SDT_INCLUDE" -Wall -Wextra "$@" -o "$exe" \
+		"$LIBBPF_SRC/probes.c" "$LIBBPF_SRC/sema.c" >"$T/cc.log" 2>&1 ||
+		fail "${exe##*/}: cannot build probes.c: $(cat "$T/cc.log")"
+	"$SDT_NOTES" --offsets "$exe" >"$notes" ||
+		fail "${exe##*/}: sdt-notes rejects the notes"
+	probes=$(awk '{ print $1 }' "$notes")
 }
 
 # wait_line FILE PATTERN PID WHAT: until a line of FILE matches the grep
