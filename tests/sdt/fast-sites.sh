@@ -127,7 +127,7 @@ frames() {
 want_frames="leaf 41 123: leaf framed main
 framed 166 44: framed main"
 for build in "gcc -O2" "gcc -O2 -fno-omit-frame-pointer" "gcc -O0" \
-	"gcc -O0 -fomit-frame-pointer" "gcc -O3 -fPIE -pie" "clang -O2" \
+	"gcc -O0 -fomit-frame-pointer" "gcc -O3 -fPIE -pie" "gcc -O2 -flto" "clang -O2" \
 	"clang -O0" "g++ -O2 -x c++" "clang++ -O2 -x c++"; do
 	# shellcheck disable=SC2086
 	$build -g $I -Wall -Wextra -DSDTKIT_FAST_ATTACH \

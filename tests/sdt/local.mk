@@ -13,7 +13,7 @@ SDT_HEADER_TESTS = \
 	tests/sdt/consumers.sh \
 	tests/sdt/sweep.sh \
 	tests/sdt/fast-sites.sh \
-	tests/sdt/fast-tracers.sh
+	tests/sdt/fast-rerun.sh
 TESTS += $(SDT_HEADER_TESTS)
 EXTRA_DIST += $(SDT_HEADER_TESTS) \
 	tests/sdt/spec-lib.sh \
