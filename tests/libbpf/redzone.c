@@ -27,27 +27,24 @@
 
 #define KEEP 14 /* 112 of the red zone's 128 bytes */
 
-#define FILL(keep, seed)                                                       \
-	do {                                                                   \
-		for (int i = 0; i < KEEP; i++)                                 \
-			keep[i] = (seed) * 0x9e3779b97f4a7c15ul + (unsigned)i; \
-	} while (0)
+/* A bare `nop; nop5' with its note: the fast site without the step. */
+#define RAW_SITE STAP_PROBE_ASM(rz, raw, STAP_PROBE_ASM_TEMPLATE(2))
 
-#define DAMAGED(keep, seed, n)                                                 \
-	do {                                                                   \
-		for (int i = 0; i < KEEP; i++)                                 \
-			n += keep[i] !=                                        \
-			     (seed) * 0x9e3779b97f4a7c15ul + (unsigned)i;      \
-	} while (0)
+static inline unsigned long word(unsigned long seed, int i)
+{
+	return seed * 0x9e3779b97f4a7c15ul + (unsigned long)i;
+}
 
 __attribute__((noinline)) int leaf_fast(unsigned long seed)
 {
 	volatile unsigned long keep[KEEP];
 	int n = 0;
 
-	FILL(keep, seed);
+	for (int i = 0; i < KEEP; i++)
+		keep[i] = word(seed, i);
 	STAP_PROBE2(rz, fast, seed, seed + 1);
-	DAMAGED(keep, seed, n);
+	for (int i = 0; i < KEEP; i++)
+		n += keep[i] != word(seed, i);
 	return n;
 }
 
@@ -56,12 +53,13 @@ __attribute__((noinline)) int leaf_raw(unsigned long seed)
 	volatile unsigned long keep[KEEP];
 	int n = 0;
 
-	FILL(keep, seed);
-	__asm__ __volatile__(STAP_PROBE_ASM(rz, raw, STAP_PROBE_ASM_TEMPLATE(2))
-			     ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"
+	for (int i = 0; i < KEEP; i++)
+		keep[i] = word(seed, i);
+	__asm__ __volatile__(RAW_SITE ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"
 			     :
 			     : STAP_PROBE_ASM_OPERANDS(2, seed, seed + 1));
-	DAMAGED(keep, seed, n);
+	for (int i = 0; i < KEEP; i++)
+		n += keep[i] != word(seed, i);
 	return n;
 }
 
