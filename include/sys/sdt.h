@@ -731,7 +731,8 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
  * "16(%rbp)", which tells the two apart at no cost. Elsewhere (clang, gcc
  * -O0) the CFA is computed into a register, which the window's CFI names:
  * one lea more. Without CFI in the assembly
- * (-fno-asynchronous-unwind-tables) there is none to keep.
+ * (-fno-asynchronous-unwind-tables) there is none to keep; gcc's
+ * -fno-dwarf2-cfi-asm writes its tables without the site's directives.
  *
  * SDTKIT_FAST_ATTACH, defined empty or non-zero before this header, asks
  * for it; 0 keeps the 1-byte nop. Not for .S files or STAP_PROBE_ASM
