@@ -10,7 +10,10 @@
 # <sys/sdt.h>, the libstapsdt probes with it built over the public
 # libstapsdt (whose stub has no 5-byte nop: its fires are always int3
 # traps), all in the same run; a reference that cannot be built here is
-# "absent".
+# "absent". Then the call path (docs/fast-attach.md) under libbpf
+# f7081a6b, built from its source tarball as the tests build it: a fast
+# sdt.h site (SDTKIT_FAST_ATTACH) and a libstapsdt stub, each against the
+# int3 path in the same run. Times are the loop thread's own CPU time.
 . "$top_srcdir/bench/lib.sh"
 . "$top_srcdir/tests/libbpf/lib.sh"
 N=200000
@@ -37,6 +40,7 @@ build_loop() {
 		-Wl,-rpath,"$(dirname "$lib")"
 }
 build_loop libbpf-loop "-I$top_srcdir/include" || exit 1
+build_loop libbpf-loop-fast "-I$top_srcdir/include -DSDTKIT_FAST_ATTACH" || exit 1
 if public=$(public_libstapsdt "$B/public"); then
 	build_loop libbpf-loop-public "-I$public/src -I$top_srcdir/include" \
 		"$public/out/libstapsdt.so.0" ||
@@ -59,13 +63,19 @@ sdt_pc_off() {
 		sed -n 's/^lbbench:hit .*pc_off=\(0x[0-9a-f]*\).*/\1/p'
 }
 
-# traced PROGRAM MODE HOW: ns per fire of `PROGRAM MODE' (static, dynamic)
-# while usdt-trace counts its hits, attached as HOW says (usdt: libbpf's
-# USDT attach; nop5: a uprobe on the stub's 5-byte nop; nop1: one on its
-# 1-byte nop, the note's PC, which stays an int3), or "-" when the
-# tracer did not see every fire.
+# traced PROGRAM MODE HOW [new]: ns per fire of `PROGRAM MODE' (static,
+# dynamic) while usdt-trace counts its hits, attached as HOW says (usdt:
+# libbpf's USDT attach; nop5: a uprobe on the stub's 5-byte nop; nop1: one
+# on its 1-byte nop, the note's PC, which stays an int3), or "-" when the
+# tracer did not see every fire. With `new', the tracer is built on libbpf
+# f7081a6b, else on the system's.
 traced() {
 	prog=$1 mode=$2 how=$3
+	tracer=$B/usdt-trace bpf_obj=$B/usdt-args.bpf.o
+	if [ "${4:-}" = new ]; then
+		[ -n "$NEW_OK" ] || { echo -; return; }
+		tracer=$LIBBPF_NEW_TRACER bpf_obj=$LIBBPF_NEW_OBJ
+	fi
 	[ -x "$B/$prog" ] || { echo -; return; }
 	rm -f "$B/loop.out" "$B/trace.out"
 	"$B/$prog" "$mode" $N >"$B/loop.out" 2>&1 &
@@ -93,7 +103,7 @@ traced() {
 		probe=
 	fi
 	# shellcheck disable=SC2086
-	"$B/usdt-trace" -t 120 -p $loop $attach "$B/usdt-args.bpf.o" "$obj" \
+	"$tracer" -t 120 -p $loop $attach "$bpf_obj" "$obj" \
 		$probe >"$B/trace.out" 2>&1 &
 	tracer=$!
 	i=0
@@ -115,7 +125,7 @@ traced() {
 		echo -
 		return
 	fi
-	sed -n "s/^stub /$prog $how: /p" "$B/loop.out" >>"$B/stubs"
+	sed -n "s/^stub /$prog $how${4:+ ($4 libbpf)}: /p" "$B/loop.out" >>"$B/stubs"
 	sed -n 's/^traced \([0-9.]*\) .*/\1/p' "$B/loop.out"
 }
 
@@ -139,6 +149,18 @@ row "libstapsdt, uprobe on nop (int3)" "$(traced libbpf-loop dynamic nop1)" \
 	"$public_ns" ns
 row "libstapsdt, uprobe on nop5 (call)" "$(traced libbpf-loop dynamic nop5)" \
 	"$public_ns" ns "<=650"
+
+NEW_OK=
+msg=$(build_libbpf_new) && NEW_OK=1 || echo "(libbpf $LIBBPF_NEW absent: $msg)"
+header "traced fire, call path under libbpf $LIBBPF_NEW against int3" "int3"
+row "sdt.h fast site, $LIBBPF_NEW (call)" \
+	"$(traced libbpf-loop-fast static usdt new)" \
+	"$(traced libbpf-loop static usdt new)" ns ">=3x"
+row "libstapsdt, $LIBBPF_NEW (call)" "$(traced libbpf-loop dynamic usdt new)" \
+	"$(traced libbpf-loop dynamic usdt)" ns ">=3x"
+row "sdt.h fast site, libbpf 1.1 (int3)" \
+	"$(traced libbpf-loop-fast static usdt)" \
+	"$(traced libbpf-loop static usdt)" ns
 # cc: an int3 stayed; e8 after the 90: the kernel turned the nop5 into a call.
 sed 's/^/stub bytes after the run, /' "$B/stubs"
 target_summary

@@ -28,7 +28,9 @@
  * The probe site is one nop, one byte on x86 (the kernel may turn a 5-byte
  * nop into a call, which clobbers the red zone below the stack pointer),
  * plus whatever moves put the arguments where the note says. Nothing runs
- * when no tracer is attached.
+ * when no tracer is attached. On x86_64, SDTKIT_FAST_ATTACH asks for a
+ * site newer libbpf can enter with a call instead of a trap (see "The
+ * site of a C or C++ probe" below).
  *
  * The layout of the note is written once (_SDT_NOTE), as assembler lines
  * that become a string for an asm statement in C and C++, or stay lines in
@@ -174,7 +176,9 @@
  * the code around it, so it goes away with a discarded inline function.
  */
 #define _SDT_NOTE(provider, name, args)                                        \
-	_SDT_ASM1(990: _SDT_NOP)                                               \
+	_SDT_ASM1(990: _SDT_NOP) _SDT_NOTE_DESC(provider, name, args)
+/* The note alone, for a site that puts its own instructions at 990. */
+#define _SDT_NOTE_DESC(provider, name, args)                                   \
 	_SDT_ASM3(.pushsection .note.stapsdt, _SDT_NOTE_GROUP, "note")         \
 	_SDT_ASM1(.balign 4)                                                   \
 	_SDT_ASM3(.4byte 992f-991f, 994f-993f, 3)                              \
@@ -420,7 +424,7 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
  */
 #define _SDT_REG_TEXT(s, a) "%c" #s "@" _SDT_ARG_PRINT #a
 #define _SDT_REG_OPERAND(i, x)                                                 \
-	"n"(_SDT_ARG_SIZE_SIGN(x)), _SDT_ARG_REG(x)
+	"n"(_SDT_ARG_SIZE_SIGN(x)), _SDT_ARG_REG(_SDT_SITE_VALUE(x))
 #define _SDT_FRAME_OPERAND(i, x)                                               \
 	"n"(_SDT_ARG_SIZE_SIGN(x)),                                            \
 		"n"(__builtin_offsetof(__typeof__(_SDT_FRAME), _SDT_F##i))
@@ -642,7 +646,8 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 #define _SDT_FRAME_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
 #define _SDT_FRAME_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 
-#define _SDT_OPERANDS_0()
+/* Unused: an operand list is never empty, so the site's may follow a comma. */
+#define _SDT_OPERANDS_0() "n"(0)
 #define _SDT_OPERANDS_1(a1) _SDT_EACH_1(_SDT_REG_OPERAND, a1)
 #define _SDT_OPERANDS_2(a1, a2) _SDT_EACH_2(_SDT_REG_OPERAND, a1, a2)
 #define _SDT_OPERANDS_3(a1, a2, a3) _SDT_EACH_3(_SDT_REG_OPERAND, a1, a2, a3)
@@ -701,15 +706,94 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 #define _SDT_SEMAPHORE_USE(provider, name)
 #endif
 
+/*
+ * ---- The site of a C or C++ probe -------------------------------------
+ * Everywhere: one nop at the note's PC (_SDT_NOP), which tracers replace
+ * with a trap (int3 on x86) while attached.
+ *
+ * x86_64, on request (docs/fast-attach.md): the bytes 90 0f 1f 44 00 00
+ * (nop, then the 5-byte nop) at the PC. libbpf 1.7 and later attach there
+ * at PC + 1 where the kernel has the uprobe syscall, and the kernel turns
+ * the 5-byte nop into a call to its trampoline: no trap per hit. Tracers
+ * that plant int3 at the PC (gdb, perf, bpftrace, older libbpf) trap on
+ * the 1-byte nop as before. The call pushes below %rsp, into the red zone
+ * a leaf function may keep live data in, so the site steps %rsp over the
+ * 128 bytes of red zone first and back after (lea, which leaves the flags
+ * alone; as the kernel reserves it for signal frames, nothing else is
+ * below). That is exact for every argument because an argument here is a
+ * register, never %rsp itself: "l" is any general register but %rsp (gcc
+ * otherwise hands an `asm("rsp")' register variable over as %rsp), and
+ * the value is an expression (clang binds such a variable itself).
+ * Unwinding from inside the window: where the function's CFA is %rsp
+ * plus an offset, the CFA moves by 128 with %rsp, which the site says in
+ * its CFI; where it is %rbp + 16 (a frame pointer), nothing moves. An
+ * optimizing gcc prints the CFA as a memory operand, "8(%rsp)" or
+ * "16(%rbp)", which tells the two apart at no cost. Elsewhere (clang, gcc
+ * -O0) the CFA is computed into a register, which the window's CFI names:
+ * one lea more. Without CFI in the assembly
+ * (-fno-asynchronous-unwind-tables) there is none to keep; gcc's
+ * -fno-dwarf2-cfi-asm writes its tables without the site's directives.
+ *
+ * SDTKIT_FAST_ATTACH, defined empty or non-zero before this header, asks
+ * for it; 0 keeps the 1-byte nop. Not for .S files or STAP_PROBE_ASM
+ * (their operands may be %rsp-relative), nor with STAP_SDT_ARG_CONSTRAINT.
+ * SDTKIT_FAST_ATTACH_NOP10: a 1-byte nop and a 10-byte nop instead, for
+ * kernels that rewrite the 10-byte nop to step over the red zone
+ * themselves; here every tracer traps at the PC.
+ */
+#if defined(__x86_64__) && !defined(STAP_SDT_ARG_CONSTRAINT) &&               \
+	defined(SDTKIT_FAST_ATTACH_NOP10)
+#define _SDT_SITE_OPEN "990: nop\n.byte 0x66,0x2e,0x0f,0x1f,0x84,0,0,0,0,0\n"
+#elif defined(__x86_64__) && !defined(STAP_SDT_ARG_CONSTRAINT) &&             \
+	defined(SDTKIT_FAST_ATTACH) &&                                         \
+	((SDTKIT_FAST_ATTACH + 0) != 0 || (7 - SDTKIT_FAST_ATTACH - 7) == 14)
+#undef _SDT_ARG_REG
+#define _SDT_ARG_REG "l"
+#define _SDT_SITE_VALUE(x) ((void)0, (x))
+#if !defined(__GCC_HAVE_DWARF2_CFI_ASM)
+#define _SDT_SITE_CFA_IN
+#define _SDT_SITE_CFA_OUT
+#elif defined(__OPTIMIZE__) && !defined(__clang__)
+#define _SDT_SITE_CFA(off)                                                     \
+	".ifnc %[_SDT_CFA],16(%%rbp)\n.cfi_adjust_cfa_offset " #off          \
+	"\n.endif\n"
+#define _SDT_SITE_CFA_IN _SDT_SITE_CFA(128)
+#define _SDT_SITE_CFA_OUT _SDT_SITE_CFA(-128)
+#define _SDT_SITE_OPERAND , [_SDT_CFA] "m"(*(char *)__builtin_dwarf_cfa())
+#else
+#define _SDT_SITE_CFA_IN                                                       \
+	".cfi_remember_state\n.cfi_def_cfa %[_SDT_CFA],0\n"
+#define _SDT_SITE_CFA_OUT ".cfi_restore_state\n"
+#define _SDT_SITE_OPERAND , [_SDT_CFA] "r"(__builtin_dwarf_cfa())
+#endif
+#define _SDT_SITE_OPEN                                                         \
+	"lea -128(%%rsp),%%rsp\n" _SDT_SITE_CFA_IN                            \
+	"990: nop\n.byte 0x0f,0x1f,0x44,0,0\n"
+#define _SDT_SITE_CLOSE "lea 128(%%rsp),%%rsp\n" _SDT_SITE_CFA_OUT
+#endif
+#ifndef _SDT_SITE_OPEN
+#define _SDT_SITE_OPEN _SDT_ASM1(990: _SDT_NOP)
+#endif
+#ifndef _SDT_SITE_CLOSE
+#define _SDT_SITE_CLOSE ""
+#endif
+#ifndef _SDT_SITE_OPERAND
+#define _SDT_SITE_OPERAND
+#endif
+#ifndef _SDT_SITE_VALUE
+#define _SDT_SITE_VALUE(x) x
+#endif
+
 #define _SDT_PROBE(provider, name, n, args)                                    \
 	do {                                                                   \
 		_SDT_CHECKS_##n args _SDT_FRAME_##n args                       \
 		_SDT_SEMAPHORE_USE(provider, name)                             \
 		__asm__ __volatile__(                                          \
-			_SDT_NOTE(provider, name,                              \
-				  _SDT_ARGS_LINE(_SDT_TEXT_##n))               \
+			_SDT_SITE_OPEN _SDT_NOTE_DESC(                         \
+				provider, name,                                \
+				_SDT_ARGS_LINE(_SDT_TEXT_##n)) _SDT_SITE_CLOSE \
 			:                                                      \
-			: _SDT_OPERANDS_##n args);                             \
+			: _SDT_OPERANDS_##n args _SDT_SITE_OPERAND);           \
 		__asm__ __volatile__(_SDT_BASE);                               \
 	} while (0)
 

@@ -2,8 +2,9 @@
 # Nothing in the tree points outside it: no reference to a design file or
 # a path that only exists on the machines the project was written on, and
 # every relative link in the Markdown pages (docs/, READMEs) names a file
-# of the tree. The one outside path allowed is the optional reference
-# source `make bench' builds (bench/lib.sh, overridable).
+# of the tree. The outside paths allowed are the optional reference
+# sources `make bench' and the libbpf tests build (bench/lib.sh,
+# tests/libbpf/lib.sh, overridable).
 . "$top_srcdir/tests/lib.sh"
 need_cmd python3
 cd "$top_srcdir" || fail "cd $top_srcdir"
@@ -20,7 +21,7 @@ files=$(find . \( -name .git -o -name 'sdtkit-*' -o -name autom4te.cache \
 
 # shellcheck disable=SC2086
 outside=$(grep -nE 'DESIGN\.md|/work/|shared/(DESIGN|anchors)' $files |
-	grep -v '^\./bench/lib\.sh:.*\.\./shared/anchors')
+	grep -v '^\./\(bench\|tests/libbpf\)/lib\.sh:.*\.\./shared/anchors')
 [ -z "$outside" ] || fail "pointers outside the repository:
 $outside"
 

@@ -3,7 +3,9 @@
 # the build needs neither).
 TESTS += \
 	tests/libbpf/static.sh \
-	tests/libbpf/dynamic.sh
+	tests/libbpf/dynamic.sh \
+	tests/libbpf/fast-attach.sh \
+	tests/libbpf/fast-redzone.sh
 EXTRA_DIST += \
 	tests/libbpf/lib.sh \
 	tests/libbpf/usdt-trace.c \
@@ -12,5 +14,13 @@ EXTRA_DIST += \
 	tests/libbpf/probes.c \
 	tests/libbpf/sema.c \
 	tests/libbpf/dyn-host.c \
+	tests/libbpf/redzone.c \
 	tests/libbpf/static.sh \
-	tests/libbpf/dynamic.sh
+	tests/libbpf/dynamic.sh \
+	tests/libbpf/fast-attach.sh \
+	tests/libbpf/fast-redzone.sh
+# The tracer built on libbpf f7081a6b (from the reference tarball beside the
+# tree), kept between the tests of a run: see tests/libbpf/lib.sh.
+CLEANFILES += \
+	tests/libbpf/usdt-trace-f7081a6b \
+	tests/libbpf/usdt-args-f7081a6b.bpf.o

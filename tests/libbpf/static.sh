@@ -26,16 +26,8 @@ trap '[ -n "$PROG_PID" ] && kill -9 "$PROG_PID" 2>/dev/null
 
 # check_build NAME CC FLAGS...: build, trace and compare one variant.
 check_build() {
-	name=$1 cc=$2
-	shift 2
-	exe=$T/probes-$name
-	$cc -I"$SDT_INCLUDE" -Wall -Wextra "$@" -o "$exe" \
-		"$top_srcdir/tests/libbpf/probes.c" \
-		"$top_srcdir/tests/libbpf/sema.c" >"$T/cc.log" 2>&1 ||
-		fail "$name: cannot build probes.c: $(cat "$T/cc.log")"
-	"$SDT_NOTES" "$exe" >"$T/notes-$name" ||
-		fail "$name: sdt-notes rejects the notes"
-	probes=$(awk '{ print $1 }' "$T/notes-$name")
+	name=$1
+	build_probes "$@"
 	nprobes=$(echo "$probes" | wc -l)
 	[ "$nprobes" = 17 ] || fail "$name: $nprobes probes in the notes, not 17"
 

@@ -11,7 +11,9 @@ SDT_HEADER_TESTS = \
 	tests/sdt/gdb-probes.sh \
 	tests/sdt/interop.sh \
 	tests/sdt/consumers.sh \
-	tests/sdt/sweep.sh
+	tests/sdt/sweep.sh \
+	tests/sdt/fast-sites.sh \
+	tests/sdt/fast-rerun.sh
 TESTS += $(SDT_HEADER_TESTS)
 EXTRA_DIST += $(SDT_HEADER_TESTS) \
 	tests/sdt/spec-lib.sh \
@@ -19,6 +21,7 @@ EXTRA_DIST += $(SDT_HEADER_TESTS) \
 	tests/sdt/asm-probe.S \
 	tests/sdt/inline.h \
 	tests/sdt/values.c \
+	tests/sdt/fast-frames.c \
 	tests/sdt/semaphore.c \
 	tests/sdt/interop-theirs.c \
 	tests/sdt/interop-ours.c \
