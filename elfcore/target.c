@@ -283,3 +283,37 @@ uint64_t sdt_target_page_size(const struct sdt_target *t)
 
 	return a ? a->page_size : 65536;
 }
+
+/*
+ * Absolute data relocations per machine (the ABI documents' numbers), kept
+ * apart from the arch rows: only readers of relocatable objects need them.
+ */
+static const struct abs_reloc {
+	uint16_t machine;
+	uint32_t type;
+	unsigned size;
+} abs_relocs[] = {
+	{ EM_X86_64, 1, 8 }, /* R_X86_64_64 */
+	{ EM_X86_64, 10, 4 }, /* R_X86_64_32 */
+	{ EM_X86_64, 11, 4 }, /* R_X86_64_32S */
+	{ EM_386, 1, 4 }, /* R_386_32 */
+	{ EM_AARCH64, 257, 8 }, /* R_AARCH64_ABS64 */
+	{ EM_AARCH64, 258, 4 }, /* R_AARCH64_ABS32 */
+	{ EM_ARM, 2, 4 }, /* R_ARM_ABS32 */
+	{ EM_RISCV, 2, 8 }, /* R_RISCV_64 */
+	{ EM_RISCV, 1, 4 }, /* R_RISCV_32 */
+	{ EM_PPC64, 38, 8 }, /* R_PPC64_ADDR64 */
+	{ EM_PPC64, 1, 4 }, /* R_PPC64_ADDR32 */
+	{ EM_S390, 22, 8 }, /* R_390_64 */
+	{ EM_S390, 4, 4 }, /* R_390_32 */
+};
+
+unsigned sdt_target_abs_reloc_size(const struct sdt_target *t, uint32_t type)
+{
+	for (size_t i = 0; i < sizeof(abs_relocs) / sizeof(abs_relocs[0]); i++) {
+		if (abs_relocs[i].machine == t->machine &&
+		    abs_relocs[i].type == type)
+			return abs_relocs[i].size;
+	}
+	return 0;
+}

@@ -66,4 +66,12 @@ unsigned sdt_target_max_args(const struct sdt_target *t);
 /* Page size to align loadable segments of a shared object to. */
 uint64_t sdt_target_page_size(const struct sdt_target *t);
 
+/*
+ * The size (4 or 8) of the field relocation TYPE stores S + A into when it
+ * is one of the target's absolute data relocations (what an assembler
+ * emits for `.8byte sym' / `.4byte sym', as in note address fields); 0 for
+ * any other type or an unknown machine.
+ */
+unsigned sdt_target_abs_reloc_size(const struct sdt_target *t, uint32_t type);
+
 #endif

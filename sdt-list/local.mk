@@ -4,6 +4,7 @@ bin_PROGRAMS += sdt-list/sdt-list
 sdt_list_sdt_list_SOURCES = \
 	sdt-list/sdt-list.h \
 	sdt-list/main.c \
+	sdt-list/escape.c \
 	sdt-list/describe.c \
 	sdt-list/consumers.c \
 	sdt-list/proc.c

@@ -16,6 +16,9 @@
  * read; 2 some input could not be read (each one named on stderr; the
  * others are still listed) or the command line was wrong.
  */
+#ifdef HAVE_CONFIG_H
+#include "config.h" /* PACKAGE_VERSION */
+#endif
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -26,11 +29,13 @@
 
 #include "sdt-list.h"
 
+
 #define EXIT_CHECK 1
 #define EXIT_INPUT 2
 
 struct opts {
 	int check;
+	int verbose; /* every site, each argument in words */
 	int json;
 	char **patterns;
 	size_t npatterns;
@@ -51,68 +56,7 @@ struct out {
 };
 
 /* ------------------------------------------------------------------ */
-/* Text and JSON escaping                                              */
-
-/* Text: bytes a terminal would act on are shown as \xNN. */
-static void put_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
-	}
-}
-
-/* Length of a valid UTF-8 sequence at S, or 0. */
-static int utf8_len(const unsigned char *s)
-{
-	int n, i;
-	unsigned cp;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
-	cp = s[0] & (0x7f >> n);
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return n;
-}
-
-/* JSON string: escaped, and always valid UTF-8 (bad bytes become U+FFFD). */
-static void put_json_str(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', out);
-	while (*p) {
-		int n;
-
-		if (*p == '"' || *p == '\\') {
-			fputc('\\', out);
-			fputc(*p++, out);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			fprintf(out, "\\u%04x", *p++);
-		} else if (*p < 0x80) {
-			fputc(*p++, out);
-		} else if ((n = utf8_len(p)) > 0) {
-			fwrite(p, 1, (size_t)n, out);
-			p += n;
-		} else {
-			fputs("\\ufffd", out);
-			p++;
-		}
-	}
-	fputc('"', out);
-}
+/* JSON                                                                */
 
 static void put_json_hex(FILE *out, const char *key, uint64_t v, int valid)
 {
@@ -219,6 +163,7 @@ struct site {
 	int has_off, has_sema_off;
 	uint64_t off, sema_off;
 	const char *section;
+	int in_code; /* in executable code: not a stale note */
 	/* -p */
 	int has_runtime;
 	uint64_t runtime, sema_runtime;
@@ -239,7 +184,8 @@ static void site_facts(const struct object *obj, const struct sdt_probe *p,
 	if (p->note.semaphore)
 		s->has_sema_off = sdt_elf_addr_to_offset(f, p->note.semaphore,
 							 &s->sema_off) == 0;
-	s->section = sdt_elf_section_at(f, s->addr);
+	s->section = sdt_probe_section(f, p);
+	s->in_code = sdt_probe_in_code(f, p);
 	if (!obj->proc)
 		return;
 	if (proc_runtime_addr(obj->pobj, f, 0, &bias) < 0) {
@@ -311,6 +257,36 @@ static const char *type_name(int type)
 	}
 }
 
+/* ADDR as a person reads it: 0x401136, or `.text+0x6' in a .o file. */
+static void put_addr(FILE *out, const struct sdt_sym_ref *ref, uint64_t addr)
+{
+	if (!ref->symbol) {
+		fprintf(out, "0x%" PRIx64, addr);
+		return;
+	}
+	put_text(out, ref->symbol);
+	if (ref->offset || ref->is_section)
+		fprintf(out, "%s0x%" PRIx64, ref->offset < 0 ? "-" : "+",
+			ref->offset < 0 ? -(uint64_t)ref->offset :
+					  (uint64_t)ref->offset);
+}
+
+static void put_json_addr(FILE *out, const char *key,
+			  const struct sdt_sym_ref *ref)
+{
+	fprintf(out, ",\"%s\":", key);
+	if (!ref->symbol) {
+		fputs("null", out);
+		return;
+	}
+	fputc('"', out);
+	put_addr(out, ref, 0);
+	fputc('"', out);
+}
+
+static const char stale_why[] =
+	"a stale note: its site is in no executable code (the linker dropped the code it marked, or the note is damaged): no tracer can attach there";
+
 static void text_args(FILE *out, const struct sdt_elf *f, const char *spec)
 {
 	size_t pos = 0, start, len;
@@ -330,11 +306,12 @@ static void text_semaphore(FILE *out, const struct object *obj,
 	const struct sdt_note *n = &s->p->note;
 	const char *sec;
 
-	if (!n->semaphore) {
+	if (!n->semaphore && !s->p->sema_ref.symbol) {
 		fputs("  semaphore: none\n", out);
 		return;
 	}
-	fprintf(out, "  semaphore: 0x%" PRIx64, n->semaphore);
+	fputs("  semaphore: ", out);
+	put_addr(out, &s->p->sema_ref, n->semaphore);
 	sec = sdt_elf_section_at(obj->f, n->semaphore);
 	if (sec)
 		fprintf(out, " (%s", sec);
@@ -397,13 +374,14 @@ static int text_group(FILE *out, struct out *o, const struct object *obj,
 		struct verdict v[CONSUMER_COUNT];
 
 		site_facts(obj, p, &s);
-		fprintf(out, "  at 0x%" PRIx64, s.addr);
-		if (s.section)
+		fputs("  at ", out);
+		put_addr(out, &p->pc_ref, s.addr);
+		if (s.section && !p->pc_ref.symbol)
 			fprintf(out, " (%s", s.section);
 		if (s.has_off)
 			fprintf(out, "%sfile offset 0x%" PRIx64,
 				s.section ? ", " : " (", s.off);
-		if (s.section || s.has_off)
+		if ((s.section && !p->pc_ref.symbol) || s.has_off)
 			fputc(')', out);
 		if (s.has_runtime)
 			fprintf(out, " at run time 0x%" PRIx64, s.runtime);
@@ -421,6 +399,10 @@ static int text_group(FILE *out, struct out *o, const struct object *obj,
 			text_args(out, f, p->note.args);
 		}
 		prev_args = p->note.args;
+		if (o->o->check && !s.in_code) {
+			fprintf(out, "    NOT IN CODE: %s\n", stale_why);
+			bad = 1;
+		}
 		if (o->o->check && check_site(f, p, perf_dead, perf_why, v)) {
 			bad = 1;
 			for (int c = 0; c < CONSUMER_COUNT; c++) {
@@ -501,6 +483,9 @@ static int json_site(FILE *out, struct out *o, const struct object *obj,
 	put_json_hex(out, "semaphore", p->note.semaphore, 1);
 	put_json_hex(out, "file_offset", s.off, s.has_off);
 	put_json_hex(out, "semaphore_offset", s.sema_off, s.has_sema_off);
+	put_json_addr(out, "location", &p->pc_ref);
+	put_json_addr(out, "semaphore_symbol", &p->sema_ref);
+	fprintf(out, ",\"in_code\":%s", s.in_code ? "true" : "false");
 	fputs(",\"section\":", out);
 	if (s.section)
 		put_json_str(out, s.section);
@@ -523,7 +508,11 @@ static int json_site(FILE *out, struct out *o, const struct object *obj,
 	if (o->o->check) {
 		struct verdict v[CONSUMER_COUNT];
 
-		bad = check_site(f, p, perf_dead, perf_why, v);
+		bad = check_site(f, p, perf_dead, perf_why, v) || !s.in_code;
+		if (!s.in_code) {
+			fputs(",\"stale\":", out);
+			put_json_str(out, stale_why);
+		}
 		fputs(",\"check\":{", out);
 		for (int c = 0; c < CONSUMER_COUNT; c++) {
 			fprintf(out, "%s\"%s\":{\"ok\":%s", c ? "," : "",
@@ -686,7 +675,10 @@ static void usage(FILE *out)
 	      "                 with each semaphore's current value\n"
 	      "  -c, --check    say which tracers (libbpf, bcc/bpftrace, gdb, perf) read\n"
 	      "                 every argument, and why not; exit 1 if one cannot\n"
+	      "  -v, --verbose  every site of each probe, each argument in words\n"
 	      "  -j, --json     one JSON object per probe site\n"
+	      "  -h, --help     this text\n"
+	      "  -V, --version  the version of sdtkit this is\n"
 	      "An argument that names no file and holds a `:' is a glob on PROVIDER:NAME.\n"
 	      "Exit: 0 ok, 1 --check found unreadable probes, 2 an input could not be read.\n",
 	      out);
@@ -734,10 +726,15 @@ int main(int argc, char **argv)
 				only_args = 1;
 			} else if (!strcmp(a, "-c") || !strcmp(a, "--check")) {
 				opt.check = 1;
+			} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+				opt.verbose = 1;
 			} else if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
 				opt.json = 1;
 			} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 				usage(stdout);
+				return 0;
+			} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+				printf("sdt-list (sdtkit) %s\n", PACKAGE_VERSION);
 				return 0;
 			} else if (!strcmp(a, "-p") || !strcmp(a, "--pid") ||
 				   !strncmp(a, "--pid=", 6) ||

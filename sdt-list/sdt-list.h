@@ -10,6 +10,7 @@
  *  - consumers.c: how each tracer (libbpf, bcc/bpftrace, gdb, perf) would
  *    parse the same spec on the binary's architecture, so --check can say
  *    which of them reads every argument and why not;
+ *  - escape.c: names from the file shown safely on a terminal and in JSON;
  *  - proc.c: a live process's mappings, where each object is loaded and
  *    the current value of each semaphore.
  * main.c holds the command line and the two output formats (text, JSON).
@@ -19,10 +20,19 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "argspec.h"
 #include "elfobj.h"
 #include "target.h"
+
+/* --- escape.c --- */
+
+/* S for a terminal: controls, bad UTF-8 and backslashes escaped. */
+void put_text(FILE *out, const char *s);
+
+/* S as a JSON string, quotes included: always valid UTF-8. */
+void put_json_str(FILE *out, const char *s);
 
 /* --- describe.c --- */
 

@@ -12,6 +12,8 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/check-gdb.sh \
 	tests/sdt-list/pid.sh \
 	tests/sdt-list/errors.sh \
+	tests/sdt-list/damaged.sh \
+	tests/sdt-list/objects.sh \
 	tests/sdt-list/filters.sh \
 	tests/sdt-list/fuzz.sh
 TESTS += $(SDT_LIST_TESTS)
