@@ -258,6 +258,13 @@ unsigned sdt_target_max_args(const struct sdt_target *t)
 	return 12;
 }
 
+unsigned sdt_target_arg_regs(const struct sdt_target *t)
+{
+	const struct arch *a = arch_of(t);
+
+	return a ? a->narg_regs : 0;
+}
+
 int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
 			   char *buf, size_t len)
 {

@@ -63,6 +63,9 @@ int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
 /* How many arguments sdt_target_arg_operand() describes (0: unsupported). */
 unsigned sdt_target_max_args(const struct sdt_target *t);
 
+/* How many of those the target passes in registers (0: all on the stack). */
+unsigned sdt_target_arg_regs(const struct sdt_target *t);
+
 /* Page size to align loadable segments of a shared object to. */
 uint64_t sdt_target_page_size(const struct sdt_target *t);
 

@@ -1184,6 +1184,11 @@ static int perf_check(enum arch a, const char *spec, struct verdict *v)
 	return 0;
 }
 
+unsigned bpftrace_max_args(const struct sdt_target *t)
+{
+	return sdt_target_arg_regs(t);
+}
+
 int consumer_check(enum consumer c, const struct sdt_target *t,
 		   const char *spec, struct verdict *v)
 {

@@ -173,3 +173,14 @@ void describe_arg(const struct sdt_target *t, const char *text, size_t len,
 			 "%s operand `%s' (not portable: %s)", sz, op,
 			 d->strict_why);
 }
+
+void describe_size(const char *text, size_t len, struct arg_desc *d)
+{
+	d->has_size = 0;
+	d->is_float = 0;
+	if (len >= sizeof(d->spec))
+		len = sizeof(d->spec) - 1;
+	memcpy(d->spec, text, len);
+	d->spec[len] = 0;
+	take_size(d, d->spec);
+}

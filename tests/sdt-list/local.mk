@@ -14,6 +14,8 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/errors.sh \
 	tests/sdt-list/damaged.sh \
 	tests/sdt-list/objects.sh \
+	tests/sdt-list/typed.sh \
+	tests/sdt-list/scripts.sh \
 	tests/sdt-list/filters.sh \
 	tests/sdt-list/fuzz.sh
 TESTS += $(SDT_LIST_TESTS)
@@ -21,4 +23,5 @@ EXTRA_DIST += $(SDT_LIST_TESTS) \
 	tests/sdt-list/lib.sh \
 	tests/sdt-list/probes.c \
 	tests/sdt-list/gated.c \
+	tests/sdt-list/typed.c \
 	tests/sdt-list/fuzz-notes.c
