@@ -73,28 +73,35 @@ static int check_segments(Elf *elf, const GElf_Ehdr *eh, uint64_t size,
 	size_t n = eh->e_phnum;
 
 	if (n == PN_XNUM && elf_getphdrnum(elf, &n) != 0)
-		return set_err(err, errlen, -EBADMSG,
-			       "damaged ELF file: cannot count its program headers: %s",
-			       elf_errmsg(-1));
+		return set_err(
+		    err, errlen, -EBADMSG,
+		    "damaged ELF file: cannot count its program headers: %s",
+		    elf_errmsg(-1));
 	if (n && !within(eh->e_phoff, (uint64_t)n * eh->e_phentsize, size))
-		return set_err(err, errlen, -EBADMSG,
-			       "truncated or damaged ELF file: %zu program headers at offset 0x%llx end past the end of the file (%llu bytes)",
-			       n, (unsigned long long)eh->e_phoff,
-			       (unsigned long long)size);
+		return set_err(
+		    err, errlen, -EBADMSG,
+		    "truncated or damaged ELF file: %zu program headers at "
+		    "offset 0x%llx end past the end of the file (%llu bytes)",
+		    n, (unsigned long long)eh->e_phoff,
+		    (unsigned long long)size);
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 
 		if (!gelf_getphdr(elf, (int)i, &ph))
 			return set_err(err, errlen, -EBADMSG,
-				       "damaged ELF file: program header %zu unreadable: %s",
+				       "damaged ELF file: program header %zu "
+				       "unreadable: %s",
 				       i, elf_errmsg(-1));
 		if (ph.p_type == PT_LOAD &&
 		    !within(ph.p_offset, ph.p_filesz, size))
-			return set_err(err, errlen, -EBADMSG,
-				       "truncated or damaged ELF file: loadable segment %zu (offset 0x%llx, 0x%llx bytes) ends past the end of the file (%llu bytes)",
-				       i, (unsigned long long)ph.p_offset,
-				       (unsigned long long)ph.p_filesz,
-				       (unsigned long long)size);
+			return set_err(
+			    err, errlen, -EBADMSG,
+			    "truncated or damaged ELF file: loadable segment "
+			    "%zu (offset 0x%llx, 0x%llx bytes) ends past the "
+			    "end of the file (%llu bytes)",
+			    i, (unsigned long long)ph.p_offset,
+			    (unsigned long long)ph.p_filesz,
+			    (unsigned long long)size);
 	}
 	return 0;
 }
@@ -107,9 +114,10 @@ static int read_section(struct sdt_elf *f, Elf_Scn *scn, size_t shstrndx,
 	GElf_Shdr sh;
 
 	if (!gelf_getshdr(scn, &sh))
-		return set_err(err, errlen, -EBADMSG,
-			       "damaged ELF file: section header %zu unreadable: %s",
-			       elf_ndxscn(scn), elf_errmsg(-1));
+		return set_err(
+		    err, errlen, -EBADMSG,
+		    "damaged ELF file: section header %zu unreadable: %s",
+		    elf_ndxscn(scn), elf_errmsg(-1));
 	name = elf_strptr(f->elf_, shstrndx, sh.sh_name);
 	s->name = name ? name : "";
 	s->addr = sh.sh_addr;
@@ -122,7 +130,9 @@ static int read_section(struct sdt_elf *f, Elf_Scn *scn, size_t shstrndx,
 	s->scn = scn;
 	if (sh.sh_type != SHT_NOBITS && !within(sh.sh_offset, sh.sh_size, size))
 		return set_err(err, errlen, -EBADMSG,
-			       "truncated or damaged ELF file: section %.64s (offset 0x%llx, 0x%llx bytes) ends past the end of the file (%llu bytes)",
+			       "truncated or damaged ELF file: section %.64s "
+			       "(offset 0x%llx, 0x%llx bytes) ends past the "
+			       "end of the file (%llu bytes)",
 			       s->name, (unsigned long long)sh.sh_offset,
 			       (unsigned long long)sh.sh_size,
 			       (unsigned long long)size);
@@ -130,29 +140,34 @@ static int read_section(struct sdt_elf *f, Elf_Scn *scn, size_t shstrndx,
 }
 
 /* Copy the section headers, refusing any that lie outside the file. */
-static int read_sections(struct sdt_elf *f, const GElf_Ehdr *eh,
-			 uint64_t size, char *err, size_t errlen)
+static int read_sections(struct sdt_elf *f, const GElf_Ehdr *eh, uint64_t size,
+			 char *err, size_t errlen)
 {
 	Elf *elf = f->elf_;
 	size_t n = eh->e_shnum, shstrndx;
 	Elf_Scn *scn = NULL;
 	int r;
 
-	/* Extended numbering keeps the count in section 0; else trust e_shnum. */
+	/* Extended numbering keeps the count in section 0; else trust e_shnum.
+	 */
 	if (!n && eh->e_shoff && !within(eh->e_shoff, eh->e_shentsize, size))
-		return set_err(err, errlen, -EBADMSG,
-			       "truncated or damaged ELF file: section headers at offset 0x%llx lie past the end of the file (%llu bytes)",
-			       (unsigned long long)eh->e_shoff,
-			       (unsigned long long)size);
+		return set_err(
+		    err, errlen, -EBADMSG,
+		    "truncated or damaged ELF file: section headers at offset "
+		    "0x%llx lie past the end of the file (%llu bytes)",
+		    (unsigned long long)eh->e_shoff, (unsigned long long)size);
 	if (!n && eh->e_shoff && elf_getshdrnum(elf, &n) != 0)
 		return set_err(err, errlen, -EBADMSG,
-			       "truncated or damaged ELF file: cannot count its sections: %s",
+			       "truncated or damaged ELF file: cannot count "
+			       "its sections: %s",
 			       elf_errmsg(-1));
 	if (n && !within(eh->e_shoff, (uint64_t)n * eh->e_shentsize, size))
-		return set_err(err, errlen, -EBADMSG,
-			       "truncated or damaged ELF file: %zu section headers at offset 0x%llx end past the end of the file (%llu bytes)",
-			       n, (unsigned long long)eh->e_shoff,
-			       (unsigned long long)size);
+		return set_err(
+		    err, errlen, -EBADMSG,
+		    "truncated or damaged ELF file: %zu section headers at "
+		    "offset 0x%llx end past the end of the file (%llu bytes)",
+		    n, (unsigned long long)eh->e_shoff,
+		    (unsigned long long)size);
 	if (!n)
 		return 0; /* stripped of section headers: nothing to list */
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
@@ -175,8 +190,7 @@ static int read_sections(struct sdt_elf *f, const GElf_Ehdr *eh,
 /* ------------------------------------------------------------------ */
 /* Notes                                                               */
 
-static int add_probe(struct sdt_elf *f, const struct sdt_probe *p,
-		     size_t *cap)
+static int add_probe(struct sdt_elf *f, const struct sdt_probe *p, size_t *cap)
 {
 	if (f->nprobes == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 16;
@@ -212,9 +226,10 @@ static int read_note_section(struct sdt_elf *f, size_t shndx, size_t *cap)
 			continue;
 		p.note_offset = off;
 		/* The strings follow the three address fields. */
-		p.desc_offset_ = (size_t)((const unsigned char *)p.note.provider -
-					  (const unsigned char *)d->d_buf) -
-				 3 * asz;
+		p.desc_offset_ =
+		    (size_t)((const unsigned char *)p.note.provider -
+			     (const unsigned char *)d->d_buf) -
+		    3 * asz;
 		if ((r = add_probe(f, &p, cap)) < 0)
 			return r;
 	}
@@ -227,7 +242,7 @@ static int read_note_section(struct sdt_elf *f, size_t shndx, size_t *cap)
 static int add_type_note(struct sdt_elf *f, const char *desc, size_t size)
 {
 	struct sdt_type_note *n = realloc(
-		f->type_notes, (f->ntype_notes + 1) * sizeof(*f->type_notes));
+	    f->type_notes, (f->ntype_notes + 1) * sizeof(*f->type_notes));
 
 	if (!n)
 		return -ENOMEM;
@@ -303,8 +318,7 @@ struct reloc {
 };
 
 /* The probe whose address fields hold OFF of note section SHNDX. */
-static struct sdt_probe *probe_at(struct sdt_elf *f, size_t shndx,
-				  uint64_t off)
+static struct sdt_probe *probe_at(struct sdt_elf *f, size_t shndx, uint64_t off)
 {
 	size_t lo = 0, hi = f->nprobes;
 	uint64_t span = 3 * sdt_target_addr_size(&f->target);
@@ -334,9 +348,9 @@ static int symbol_of(struct sdt_elf *f, const struct sdt_elf_section *symtab,
 	if (!d || !gelf_getsym(d, (int)index, sym))
 		return -1;
 	if (GELF_ST_TYPE(sym->st_info) == STT_SECTION) {
-		*name = sym->st_shndx < f->nsections_ ?
-				f->sections_[sym->st_shndx].name :
-				NULL;
+		*name = sym->st_shndx < f->nsections_
+			    ? f->sections_[sym->st_shndx].name
+			    : NULL;
 	} else {
 		*name = elf_strptr(f->elf_, symtab->link, sym->st_name);
 	}
@@ -359,7 +373,9 @@ static void apply_reloc(struct sdt_elf *f, size_t note_shndx,
 		return; /* not in an address field, or R_*_NONE */
 	field_no = (r->offset - p->desc_offset_) / asz;
 	if (size != asz || (r->offset - p->desc_offset_) % asz) {
-		warn(f, "%s:%s: relocation type %u at offset 0x%llx of %s is not an absolute %u-byte address: not applied",
+		warn(f,
+		     "%s:%s: relocation type %u at offset 0x%llx of %s is not "
+		     "an absolute %u-byte address: not applied",
 		     p->note.provider, p->note.name, r->type,
 		     (unsigned long long)r->offset, SDT_NOTE_SECTION, asz);
 		return;
@@ -369,12 +385,10 @@ static void apply_reloc(struct sdt_elf *f, size_t note_shndx,
 		     p->note.provider, p->note.name, r->sym);
 		return;
 	}
-	field = field_no == 0 ? &p->note.pc :
-		field_no == 1 ? &p->note.base :
-				&p->note.semaphore;
-	ref = field_no == 0 ? &p->pc_ref :
-	      field_no == 2 ? &p->sema_ref :
-			      NULL;
+	field = field_no == 0	? &p->note.pc
+		: field_no == 1 ? &p->note.base
+				: &p->note.semaphore;
+	ref = field_no == 0 ? &p->pc_ref : field_no == 2 ? &p->sema_ref : NULL;
 	/* REL: the addend is what the assembler left in the field. */
 	int64_t addend = r->has_addend ? r->addend : (int64_t)*field;
 	*field = sym.st_value + (uint64_t)addend;
@@ -386,15 +400,14 @@ static void apply_reloc(struct sdt_elf *f, size_t note_shndx,
 	ref->offset = ref->is_section ? (int64_t)*field : addend;
 }
 
-static void relocate_notes(struct sdt_elf *f,
-			   const struct sdt_elf_section *rs)
+static void relocate_notes(struct sdt_elf *f, const struct sdt_elf_section *rs)
 {
 	Elf_Data *d = elf_getdata(rs->scn, NULL);
 	int rela = rs->type == SHT_RELA;
-	size_t n = d ? d->d_size / gelf_fsize(f->elf_, rela ? ELF_T_RELA :
-							     ELF_T_REL,
-					       1, EV_CURRENT) :
-		       0;
+	size_t n =
+	    d ? d->d_size / gelf_fsize(f->elf_, rela ? ELF_T_RELA : ELF_T_REL,
+				       1, EV_CURRENT)
+	      : 0;
 
 	if (!d || rs->link >= f->nsections_) {
 		warn(f, "relocations of %s unreadable: addresses not relocated",
@@ -402,12 +415,12 @@ static void relocate_notes(struct sdt_elf *f,
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct reloc r = { .has_addend = rela };
+		struct reloc r = {.has_addend = rela};
 		GElf_Rela ra;
 		GElf_Rel rl;
 
-		if (rela ? !gelf_getrela(d, (int)i, &ra) :
-			   !gelf_getrel(d, (int)i, &rl))
+		if (rela ? !gelf_getrela(d, (int)i, &ra)
+			 : !gelf_getrel(d, (int)i, &rl))
 			break;
 		if (!rela) {
 			ra.r_offset = rl.r_offset;
@@ -489,12 +502,12 @@ static void init(struct sdt_elf *f)
 
 static const char *file_kind(mode_t mode)
 {
-	return S_ISDIR(mode)  ? "a directory" :
-	       S_ISFIFO(mode) ? "a FIFO" :
-	       S_ISCHR(mode)  ? "a character device" :
-	       S_ISBLK(mode)  ? "a block device" :
-	       S_ISSOCK(mode) ? "a socket" :
-				"not a plain file";
+	return S_ISDIR(mode)	? "a directory"
+	       : S_ISFIFO(mode) ? "a FIFO"
+	       : S_ISCHR(mode)	? "a character device"
+	       : S_ISBLK(mode)	? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+				: "not a plain file";
 }
 
 /* Only regular files (memfds are): anything else would block or mislead. */
@@ -507,7 +520,8 @@ static int check_regular(int fd, char *err, size_t errlen)
 			       strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		return set_err(err, errlen, -EINVAL,
-			       "not a regular file (%s): give an executable, shared object or relocatable object",
+			       "not a regular file (%s): give an executable, "
+			       "shared object or relocatable object",
 			       file_kind(st.st_mode));
 	return 0;
 }
@@ -523,8 +537,7 @@ int sdt_elf_open_fd(struct sdt_elf *f, int fd, char *err, size_t errlen)
 	return open_elf(f, elf_begin(fd, ELF_C_READ_MMAP, NULL), err, errlen);
 }
 
-int sdt_elf_open(struct sdt_elf *f, const char *path, char *err,
-		 size_t errlen)
+int sdt_elf_open(struct sdt_elf *f, const char *path, char *err, size_t errlen)
 {
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -533,8 +546,7 @@ int sdt_elf_open(struct sdt_elf *f, const char *path, char *err,
 	if (fd < 0) {
 		r = -errno;
 		init(f);
-		return set_err(err, errlen, r, "cannot open: %s",
-			       strerror(-r));
+		return set_err(err, errlen, r, "cannot open: %s", strerror(-r));
 	}
 	r = sdt_elf_open_fd(f, fd, err, errlen);
 	if (r < 0) {
@@ -628,9 +640,9 @@ const char *sdt_probe_section(const struct sdt_elf *f,
 			      const struct sdt_probe *p)
 {
 	if (f->type == ET_REL)
-		return p->pc_ref.symbol && p->pc_ref.shndx ?
-			       f->sections_[p->pc_ref.shndx].name :
-			       NULL;
+		return p->pc_ref.symbol && p->pc_ref.shndx
+			   ? f->sections_[p->pc_ref.shndx].name
+			   : NULL;
 	return sdt_elf_section_at(f, sdt_probe_addr(f, p));
 }
 

@@ -239,6 +239,26 @@ const char *sdt_target_name(const struct sdt_target *t)
 	return a ? a->name : "unknown";
 }
 
+_Static_assert(NARCHES == SDT_ARCH_UNKNOWN,
+	       "enum sdt_arch has one value per row of arches[]");
+
+enum sdt_arch sdt_target_arch(const struct sdt_target *t)
+{
+	const struct arch *a = arch_of(t);
+
+	if (!a)
+		return SDT_ARCH_UNKNOWN;
+	if (t->machine == EM_PPC64)
+		return t->byte_order == ELFDATA2LSB ? SDT_ARCH_PPC64LE :
+						      SDT_ARCH_PPC64;
+	return (enum sdt_arch)(a - arches);
+}
+
+const char *sdt_arch_name(enum sdt_arch a)
+{
+	return a < SDT_ARCH_UNKNOWN ? arches[a].name : "unknown";
+}
+
 unsigned sdt_target_addr_size(const struct sdt_target *t)
 {
 	return t->elf_class == ELFCLASS64 ? 8 : 4;

@@ -44,6 +44,28 @@ int sdt_target_from_name(struct sdt_target *t, const char *name);
 /* Name as above; "unknown" for a machine we have no table for. */
 const char *sdt_target_name(const struct sdt_target *t);
 
+/*
+ * The table's rows, for code that keeps per-architecture tables of its own
+ * (sdt-list's models of each tracer): one value per row, in its order.
+ */
+enum sdt_arch {
+	SDT_ARCH_X86_64,
+	SDT_ARCH_I386,
+	SDT_ARCH_AARCH64,
+	SDT_ARCH_ARM,
+	SDT_ARCH_RISCV64,
+	SDT_ARCH_PPC64LE,
+	SDT_ARCH_PPC64,
+	SDT_ARCH_S390X,
+	SDT_ARCH_UNKNOWN
+};
+
+/* T's row (ppc64le or ppc64 by byte order), or SDT_ARCH_UNKNOWN. */
+enum sdt_arch sdt_target_arch(const struct sdt_target *t);
+
+/* The row's name ("x86_64"), "unknown" for SDT_ARCH_UNKNOWN. */
+const char *sdt_arch_name(enum sdt_arch a);
+
 /* 4 or 8: the size of an address, and so of a note's address fields. */
 unsigned sdt_target_addr_size(const struct sdt_target *t);
 

@@ -78,7 +78,8 @@ static void json_args(FILE *out, const struct object *obj,
 		put_json_str(out, d.kind);
 		fputs(",\"description\":", out);
 		put_json_str(out, d.words);
-		fprintf(out, ",\"portable\":%s", d.strict_ok ? "true" : "false");
+		fprintf(out, ",\"portable\":%s",
+			d.strict_ok ? "true" : "false");
 		if (!d.strict_ok) {
 			fputs(",\"reason\":", out);
 			put_json_str(out, d.strict_why);

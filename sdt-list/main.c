@@ -30,9 +30,9 @@
 #include "sdt-list.h"
 
 static void (*const outputs[])(struct out *, struct object *) = {
-	[FMT_SUMMARY] = summary_object, [FMT_VERBOSE] = verbose_object,
-	[FMT_JSON] = json_object,	[FMT_BPFTRACE] = bpftrace_object,
-	[FMT_PERF] = perf_object,
+    [FMT_SUMMARY] = summary_object, [FMT_VERBOSE] = verbose_object,
+    [FMT_JSON] = json_object,	    [FMT_BPFTRACE] = bpftrace_object,
+    [FMT_PERF] = perf_object,
 };
 
 static void list_object(struct out *o, struct object *obj)
@@ -60,7 +60,7 @@ static void report_warning(struct out *o, const char *name,
 static void list_file(struct out *o, const char *path)
 {
 	struct sdt_elf f;
-	struct object obj = { .name = path, .f = &f };
+	struct object obj = {.name = path, .f = &f};
 	char err[256];
 
 	if (sdt_elf_open(&f, path, err, sizeof(err)) < 0) {
@@ -80,7 +80,7 @@ static int list_proc_object(struct out *o, struct proc *p,
 			    struct proc_object *po)
 {
 	struct sdt_elf f;
-	struct object obj = { .name = po->path, .f = &f, .proc = p, .pobj = po };
+	struct object obj = {.name = po->path, .f = &f, .proc = p, .pobj = po};
 	char e[256];
 	int listed = 0;
 
@@ -119,7 +119,9 @@ static void list_pid(struct out *o, int pid)
 	}
 	if (p.mem_fd < 0 && readable)
 		fprintf(stderr,
-			"sdt-list: pid %d: cannot open /proc/%d/mem: semaphore values not shown (run as root or as the process's owner)\n",
+			"sdt-list: pid %d: cannot open /proc/%d/mem: semaphore "
+			"values not shown (run as root or as the process's "
+			"owner)\n",
 			pid, pid);
 	for (size_t i = 0; i < p.nobjs; i++)
 		with_probes += list_proc_object(o, &p, &p.objs[i]);
@@ -135,24 +137,35 @@ static void usage(FILE *out)
 {
 	fputs("usage: sdt-list [OPTIONS] FILE... [PROVIDER:NAME-GLOB...]\n"
 	      "       sdt-list [OPTIONS] -p PID [PROVIDER:NAME-GLOB...]\n"
-	      "List the USDT probes (stapsdt notes) of executables, shared objects,\n"
-	      "relocatable objects or a running process: one line per probe with its\n"
-	      "argument types and names, how many sites it has and its semaphore.\n"
-	      "  -p, --pid PID  the process's executable, libraries and memfd providers,\n"
+	      "List the USDT probes (stapsdt notes) of executables, shared "
+	      "objects,\n"
+	      "relocatable objects or a running process: one line per probe "
+	      "with its\n"
+	      "argument types and names, how many sites it has and its "
+	      "semaphore.\n"
+	      "  -p, --pid PID  the process's executable, libraries and memfd "
+	      "providers,\n"
 	      "                 with each semaphore's current value\n"
-	      "  -v, --verbose  every site of each probe, each argument in words\n"
-	      "  -c, --check    say which tracers (libbpf, bcc/bpftrace, gdb, perf) read\n"
-	      "                 every argument, and why not; flag stale notes; exit 1\n"
+	      "  -v, --verbose  every site of each probe, each argument in "
+	      "words\n"
+	      "  -c, --check    say which tracers (libbpf, bcc/bpftrace, gdb, "
+	      "perf) read\n"
+	      "                 every argument, and why not; flag stale notes; "
+	      "exit 1\n"
 	      "                 if a probe is unreadable\n"
 	      "  -j, --json     one JSON object per probe site\n"
-	      "  -b, --bpftrace print a bpftrace program printing every argument of the\n"
+	      "  -b, --bpftrace print a bpftrace program printing every "
+	      "argument of the\n"
 	      "                 listed probes\n"
-	      "  -P, --perf     print the perf commands that make the listed probes\n"
+	      "  -P, --perf     print the perf commands that make the listed "
+	      "probes\n"
 	      "                 events\n"
 	      "  -h, --help     this text\n"
 	      "  -V, --version  the version of sdtkit this is\n"
-	      "An argument that names no file and holds a `:' is a glob on PROVIDER:NAME.\n"
-	      "Exit: 0 ok, 1 --check found unreadable probes, 2 an input could not be read.\n",
+	      "An argument that names no file and holds a `:' is a glob on "
+	      "PROVIDER:NAME.\n"
+	      "Exit: 0 ok, 1 --check found unreadable probes, 2 an input could "
+	      "not be read.\n",
 	      out);
 }
 
@@ -188,11 +201,9 @@ static const struct flag {
 	enum format fmt; /* FMT_SUMMARY: not a format */
 	int check;
 } flags[] = {
-	{ "-c", "--check", FMT_SUMMARY, 1 },
-	{ "-v", "--verbose", FMT_VERBOSE, 0 },
-	{ "-j", "--json", FMT_JSON, 0 },
-	{ "-b", "--bpftrace", FMT_BPFTRACE, 0 },
-	{ "-P", "--perf", FMT_PERF, 0 },
+    {"-c", "--check", FMT_SUMMARY, 1}, {"-v", "--verbose", FMT_VERBOSE, 0},
+    {"-j", "--json", FMT_JSON, 0},     {"-b", "--bpftrace", FMT_BPFTRACE, 0},
+    {"-P", "--perf", FMT_PERF, 0},
 };
 
 /* A flag; returns 1 when A was one, -1 on a clash of formats. */
@@ -205,9 +216,11 @@ static int take_flag(struct opts *opt, const char *a)
 		if (flags[i].fmt == FMT_SUMMARY)
 			return 1;
 		if (opt->format != FMT_SUMMARY && opt->format != flags[i].fmt) {
-			fprintf(stderr,
-				"sdt-list: %s and another output option: choose one of -v, --json, --bpftrace, --perf\n",
-				a);
+			fprintf(
+			    stderr,
+			    "sdt-list: %s and another output option: choose "
+			    "one of -v, --json, --bpftrace, --perf\n",
+			    a);
 			return -1;
 		}
 		opt->format = flags[i].fmt;
@@ -290,9 +303,9 @@ static int parse_args(int argc, char **argv, struct opts *opt,
 
 int main(int argc, char **argv)
 {
-	struct opts opt = { 0 };
-	struct out o = { .o = &opt, .json_first = 1, .f = stdout };
-	struct inputs in = { 0 };
+	struct opts opt = {0};
+	struct out o = {.o = &opt, .json_first = 1, .f = stdout};
+	struct inputs in = {0};
 	int r;
 
 	in.pids = calloc((size_t)argc, sizeof(int));

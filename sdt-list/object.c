@@ -23,7 +23,8 @@
 #include "sdt-list.h"
 
 const char stale_why[] =
-	"a stale note: its site is in no executable code (the linker dropped the code it marked, or the note is damaged): no tracer can attach there";
+    "a stale note: its site is in no executable code (the linker dropped the "
+    "code it marked, or the note is damaged): no tracer can attach there";
 
 /* ------------------------------------------------------------------ */
 /* Grouping                                                            */
@@ -67,8 +68,8 @@ static int group_sites(struct object *obj)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < f->nprobes; i++)
-		keys[i] = (struct sort_key){ f->probes[i].note.provider,
-					     f->probes[i].note.name, i };
+		keys[i] = (struct sort_key){f->probes[i].note.provider,
+					    f->probes[i].note.name, i};
 	qsort(keys, f->nprobes, sizeof(*keys), cmp_keys);
 	for (size_t i = 0; i < f->nprobes; i++) {
 		obj->sites[i] = keys[i].index;
@@ -77,7 +78,7 @@ static int group_sites(struct object *obj)
 			obj->groups[ng - 1].count++;
 			continue;
 		}
-		obj->groups[ng++] = (struct group){ i, 1, keys[i].index };
+		obj->groups[ng++] = (struct group){i, 1, keys[i].index};
 	}
 	free(keys);
 	qsort(obj->groups, ng, sizeof(*obj->groups), cmp_groups);
@@ -175,17 +176,19 @@ static void find_perf_poison(struct object *obj)
 	const struct sdt_elf *f = obj->f;
 
 	for (size_t i = 0; i < f->nprobes && !obj->perf_dead; i++) {
-		const struct check_entry *e = lookup(obj, f->probes[i].note.args);
+		const struct check_entry *e =
+		    lookup(obj, f->probes[i].note.args);
 
 		if (!e->perf_poison)
 			continue;
 		obj->perf_dead = 1;
 		obj->perf_why.ok = 0;
 		obj->perf_why.arg = -1;
-		snprintf(obj->perf_why.why, sizeof(obj->perf_why.why),
-			 "perf lists no probe of this binary: %.30s:%.30s %.120s",
-			 f->probes[i].note.provider, f->probes[i].note.name,
-			 e->vs.v[CONSUMER_PERF].why);
+		snprintf(
+		    obj->perf_why.why, sizeof(obj->perf_why.why),
+		    "perf lists no probe of this binary: %.30s:%.30s %.120s",
+		    f->probes[i].note.provider, f->probes[i].note.name,
+		    e->vs.v[CONSUMER_PERF].why);
 	}
 }
 
@@ -213,7 +216,7 @@ int object_init(struct object *obj, int check)
 		return r;
 	if (obj->proc && obj->f->nprobes)
 		obj->has_bias =
-			proc_runtime_addr(obj->pobj, obj->f, 0, &obj->bias) == 0;
+		    proc_runtime_addr(obj->pobj, obj->f, 0, &obj->bias) == 0;
 	if (!check)
 		return 0;
 	if ((r = cache_init(obj)) < 0)
@@ -274,8 +277,8 @@ void put_addr(FILE *out, const struct sdt_sym_ref *ref, uint64_t addr)
 	put_text(out, ref->symbol);
 	if (ref->offset || ref->is_section)
 		fprintf(out, "%s0x%" PRIx64, ref->offset < 0 ? "-" : "+",
-			ref->offset < 0 ? -(uint64_t)ref->offset :
-					  (uint64_t)ref->offset);
+			ref->offset < 0 ? -(uint64_t)ref->offset
+					: (uint64_t)ref->offset);
 }
 
 const char *object_type_name(int type)

@@ -197,7 +197,8 @@ int proc_open(struct proc *p, int pid, char *err, size_t errlen)
 				       "no such process (%s does not exist)",
 				       path);
 		return set_err(err, errlen, r,
-			       "cannot read %s: %s (run as root or as the process's owner)",
+			       "cannot read %s: %s (run as root or as the "
+			       "process's owner)",
 			       path, strerror(-r));
 	}
 	r = read_maps(p, f);
@@ -212,7 +213,8 @@ int proc_open(struct proc *p, int pid, char *err, size_t errlen)
 	if (p->nobjs == 0) {
 		proc_close(p);
 		return set_err(err, errlen, -EACCES,
-			       "%s lists no mappings: the process is gone, a kernel thread, or hidden from us (run as root)",
+			       "%s lists no mappings: the process is gone, a "
+			       "kernel thread, or hidden from us (run as root)",
 			       path);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
@@ -300,7 +302,7 @@ int proc_read_u16(const struct proc *p, const struct sdt_target *t,
 		return -errno;
 	if (n != 2)
 		return -EIO;
-	*value = t->byte_order == ELFDATA2MSB ? (unsigned)(b[0] << 8 | b[1]) :
-					(unsigned)(b[1] << 8 | b[0]);
+	*value = t->byte_order == ELFDATA2MSB ? (unsigned)(b[0] << 8 | b[1])
+					      : (unsigned)(b[1] << 8 | b[0]);
 	return 0;
 }

@@ -107,13 +107,15 @@ static unsigned bt_limits(FILE *out, const struct object *obj,
 
 	if (shown < sig->spec_nargs)
 		fprintf(out,
-			"\t// bpftrace 0.17 reads only arg0-arg%u on %s: arguments %u-%u are not printed\n",
+			"\t// bpftrace 0.17 reads only arg0-arg%u on %s: "
+			"arguments %u-%u are not printed\n",
 			shown - 1, sdt_target_name(&obj->f->target), shown,
 			sig->spec_nargs - 1);
 	for (unsigned i = 0; i < shown; i++) {
 		if (sig->args[i].is_float)
 			fprintf(out,
-				"\t// arg%u is floating-point: bpftrace cannot read it, not printed\n",
+				"\t// arg%u is floating-point: bpftrace cannot "
+				"read it, not printed\n",
 				i);
 	}
 	return shown;
@@ -141,15 +143,13 @@ static void bt_printf(FILE *out, const struct sdt_probe *p,
 	for (unsigned i = 0; i < shown; i++) {
 		if (sig->args[i].is_float)
 			continue;
-		fprintf(out, sig->args[i].is_string ? ", str(arg%u)" :
-						      ", arg%u",
-			i);
+		fprintf(out,
+			sig->args[i].is_string ? ", str(arg%u)" : ", arg%u", i);
 	}
 	fputs(");\n", out);
 }
 
-static void bt_probe(FILE *out, const struct object *obj,
-		     const struct group *g)
+static void bt_probe(FILE *out, const struct object *obj, const struct group *g)
 {
 	const struct sdt_probe *p = group_probe(obj, g);
 	struct signature sig;
@@ -175,11 +175,11 @@ static void bt_probe(FILE *out, const struct object *obj,
 }
 
 /* Once per run: what wrote this and how to run it. */
-static void script_header(struct out *o, const struct object *obj,
-			  int bpftrace)
+static void script_header(struct out *o, const struct object *obj, int bpftrace)
 {
-	const char *how = bpftrace ? "// Run: bpftrace THIS-FILE" :
-				     "# Run these, then: perf record -e 'sdt_*'";
+	const char *how = bpftrace
+			      ? "// Run: bpftrace THIS-FILE"
+			      : "# Run these, then: perf record -e 'sdt_*'";
 
 	if (o->started)
 		return;
@@ -191,8 +191,8 @@ static void script_header(struct out *o, const struct object *obj,
 	if (obj->proc)
 		fprintf(o->f, " -p %d", obj->proc->pid);
 	else
-		fputs(bpftrace ? " -c 'PROGRAM ARGS' (or -p PID)" :
-				 " -- PROGRAM ARGS (or -p PID)",
+		fputs(bpftrace ? " -c 'PROGRAM ARGS' (or -p PID)"
+			       : " -- PROGRAM ARGS (or -p PID)",
 		      o->f);
 	fputs(bpftrace ? "\n" : "; perf script\n", o->f);
 }

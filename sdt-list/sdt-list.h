@@ -48,14 +48,14 @@ void put_json_str(FILE *out, const char *s);
 
 /* One argument, decoded for display; never fails. */
 struct arg_desc {
-	char spec[128]; /* the argument's text as written (truncated) */
-	int strict_ok; /* the core's strict validator accepts it */
+	char spec[128];	      /* the argument's text as written (truncated) */
+	int strict_ok;	      /* the core's strict validator accepts it */
 	char strict_why[160]; /* its reason when it does not */
 	int has_size;
-	int size; /* signed as written: -4, 8, 16... */
-	int is_float; /* "8f@" */
+	int size;	  /* signed as written: -4, 8, 16... */
+	int is_float;	  /* "8f@" */
 	const char *kind; /* "register", "memory", "constant", "unknown" */
-	char words[512]; /* "signed 4 bytes in register %edi" */
+	char words[512];  /* "signed 4 bytes in register %edi" */
 };
 
 /* Decode the LEN bytes at TEXT (one argument) for target T. */
@@ -76,7 +76,7 @@ enum consumer {
 };
 
 struct verdict {
-	int ok; /* reads every argument */
+	int ok;	 /* reads every argument */
 	int arg; /* first argument it cannot read (0-based), -1: whole probe */
 	char why[256];
 };
@@ -104,10 +104,10 @@ unsigned bpftrace_max_args(const struct sdt_target *t);
 /* --- proc.c --- */
 
 struct proc_object {
-	char path[4096]; /* as /proc/PID/maps names it */
-	char open_path[128]; /* what we opened: /proc/PID/map_files/... */
+	char path[4096];       /* as /proc/PID/maps names it */
+	char open_path[128];   /* what we opened: /proc/PID/map_files/... */
 	char attach_path[128]; /* memfd or deleted: what tracers open */
-	int fd; /* open on the object's bytes, or -1 */
+	int fd;		       /* open on the object's bytes, or -1 */
 	int is_memfd;
 	uint64_t lowest; /* lowest mapped address */
 	/* private: the object's mappings */
@@ -179,18 +179,19 @@ const struct type_record *types_find(const struct type_table *tt,
 struct sig_arg {
 	const char *type; /* "const char *" (record), else "int32" */
 	const char *name; /* "" when unknown */
-	int size; /* bytes, 0 when the spec gives none */
+	int size;	  /* bytes, 0 when the spec gives none */
 	int is_signed, is_float;
-	int is_string; /* a char pointer by the record: read with str() */
+	int is_string;	/* a char pointer by the record: read with str() */
 	int is_pointer; /* by the record */
 };
 
 struct signature {
-	unsigned nargs; /* at most SDT_MAX_ARGS shown */
+	unsigned nargs;	     /* at most SDT_MAX_ARGS shown */
 	unsigned spec_nargs; /* as the spec has them */
 	struct sig_arg args[SDT_MAX_ARGS];
 	const struct type_record *rec; /* used for the types, or NULL */
-	const struct type_record *unused; /* found but not used: counts differ */
+	const struct type_record
+	    *unused; /* found but not used: counts differ */
 };
 
 /* Probe P's arguments: types and names from TT where it has them. */
@@ -226,7 +227,7 @@ struct verdict_set {
 
 /* What we know about one object being listed. */
 struct object {
-	const char *name; /* as the user knows it */
+	const char *name;  /* as the user knows it */
 	char attach[4096]; /* the path a tracer attaches to */
 	const struct sdt_elf *f;
 	const struct proc *proc; /* NULL for a file */
@@ -234,7 +235,7 @@ struct object {
 	int has_bias; /* -p: where it is loaded */
 	uint64_t bias;
 	struct type_table types;
-	size_t *sites; /* note indexes, sorted by provider:name */
+	size_t *sites;	      /* note indexes, sorted by provider:name */
 	struct group *groups; /* in the order each probe first appears */
 	size_t ngroups;
 	/* --check: verdicts per distinct spec, perf's whole-file verdict */

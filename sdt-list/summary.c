@@ -59,14 +59,15 @@ static int site_problems(FILE *out, struct out *o, struct object *obj,
 
 	for (size_t i = 0; i < g->count; i++) {
 		const struct sdt_probe *p =
-			&obj->f->probes[obj->sites[g->first + i]];
+		    &obj->f->probes[obj->sites[g->first + i]];
 		struct site s;
 
 		site_facts(obj, p, &s);
 		if (s.outside) {
 			fputs("    site at ", out);
 			put_addr(out, &p->pc_ref, s.addr);
-			fputs(" is OUTSIDE every loadable segment: no tracer can attach\n",
+			fputs(" is OUTSIDE every loadable segment: no tracer "
+			      "can attach\n",
 			      out);
 			o->status = EXIT_INPUT;
 		} else if (o->o->check && !s.in_code) {
@@ -83,12 +84,12 @@ static int site_problems(FILE *out, struct out *o, struct object *obj,
 static int verdict_problems(FILE *out, struct object *obj,
 			    const struct group *g)
 {
-	const struct verdict *worst[CONSUMER_COUNT] = { NULL };
+	const struct verdict *worst[CONSUMER_COUNT] = {NULL};
 	int bad = 0;
 
 	for (size_t i = 0; i < g->count; i++) {
 		const struct verdict_set *vs = object_check(
-			obj, &obj->f->probes[obj->sites[g->first + i]]);
+		    obj, &obj->f->probes[obj->sites[g->first + i]]);
 
 		for (int c = 0; c < CONSUMER_COUNT; c++) {
 			if (!vs->v[c].ok && !worst[c])
@@ -111,11 +112,13 @@ static void type_problems(FILE *out, const struct signature *sig)
 {
 	if (sig->unused)
 		fprintf(out,
-			"    warning: its type record has %u argument%s, its spec %u: types not used\n",
+			"    warning: its type record has %u argument%s, its "
+			"spec %u: types not used\n",
 			sig->unused->nargs, sig->unused->nargs == 1 ? "" : "s",
 			sig->spec_nargs);
 	if (sig->rec && sig->rec->disagrees)
-		fputs("    warning: its type records disagree (objects built from different .d files?): the first is used\n",
+		fputs("    warning: its type records disagree (objects built "
+		      "from different .d files?): the first is used\n",
 		      out);
 }
 

@@ -88,8 +88,7 @@ static int parse_record(const struct sdt_type_note *n, struct type_record *r,
 	return 0;
 }
 
-static int same_record(const struct type_record *a,
-		       const struct type_record *b)
+static int same_record(const struct type_record *a, const struct type_record *b)
 {
 	if (a->nargs != b->nargs)
 		return 0;
@@ -149,7 +148,8 @@ int types_load(struct type_table *tt, const struct sdt_elf *f,
 	for (size_t i = 0; i < f->ntype_notes; i++) {
 		const char *why;
 
-		if (parse_record(&f->type_notes[i], &tt->recs[tt->n], &why) == 0) {
+		if (parse_record(&f->type_notes[i], &tt->recs[tt->n], &why) ==
+		    0) {
 			tt->recs[tt->n++].order_ = i;
 			continue;
 		}
@@ -174,7 +174,7 @@ void types_free(struct type_table *tt)
 const struct type_record *types_find(const struct type_table *tt,
 				     const char *provider, const char *name)
 {
-	struct type_record key = { .provider = provider, .name = name };
+	struct type_record key = {.provider = provider, .name = name};
 	size_t lo = 0, hi = tt->n;
 
 	while (lo < hi) {
@@ -228,10 +228,9 @@ static int is_char_pointer(const char *type)
 /* `int32', `uint64', `float64' from the spec's size and sign. */
 static const char *size_word(const struct arg_desc *d)
 {
-	static const char *const sint[] = { "int8", "int16", "int32",
-					    "int64" };
-	static const char *const uint[] = { "uint8", "uint16", "uint32",
-					    "uint64" };
+	static const char *const sint[] = {"int8", "int16", "int32", "int64"};
+	static const char *const uint[] = {"uint8", "uint16", "uint32",
+					   "uint64"};
 	int n = abs(d->size);
 	int i = n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : n == 8 ? 3 : -1;
 

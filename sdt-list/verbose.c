@@ -51,8 +51,8 @@ static void text_semaphore(FILE *out, const struct object *obj,
 		fprintf(out, " at 0x%" PRIx64, s->sema_runtime);
 		if (s->sema_read == 0)
 			fprintf(out, " = %u%s", s->sema_value,
-				s->sema_value ? " (a tracer is attached)" :
-						" (no tracer attached)");
+				s->sema_value ? " (a tracer is attached)"
+					      : " (no tracer attached)");
 		else
 			fprintf(out, " = ? (cannot read: %s)",
 				strerror(-s->sema_read));
@@ -66,7 +66,8 @@ static void text_verdicts(FILE *out, const char *arch,
 	fprintf(out, "  readable by (%s):", arch);
 	for (int c = 0; c < CONSUMER_COUNT; c++)
 		fprintf(out, "%s %s %s", c ? "," : "",
-			consumer_name((enum consumer)c), v[c].ok ? "yes" : "NO");
+			consumer_name((enum consumer)c),
+			v[c].ok ? "yes" : "NO");
 	fputc('\n', out);
 	for (int c = 0; c < CONSUMER_COUNT; c++) {
 		if (v[c].ok)
@@ -134,7 +135,8 @@ static int text_group(FILE *out, struct out *o, struct object *obj,
 	for (int c = 0; c < CONSUMER_COUNT; c++)
 		worst[c].ok = 1;
 	for (size_t i = 0; i < g->count; i++) {
-		const struct sdt_probe *p = &f->probes[obj->sites[g->first + i]];
+		const struct sdt_probe *p =
+		    &f->probes[obj->sites[g->first + i]];
 
 		bad |= text_site(out, o, obj, p, i ? prev_args : NULL);
 		prev_args = p->note.args;
@@ -158,7 +160,6 @@ static int text_group(FILE *out, struct out *o, struct object *obj,
 	return bad;
 }
 
-
 void verbose_object(struct out *o, struct object *obj)
 {
 	const struct sdt_elf *f = obj->f;
@@ -167,7 +168,8 @@ void verbose_object(struct out *o, struct object *obj)
 	int bad = 0;
 
 	for (size_t g = 0; g < obj->ngroups; g++) {
-		if (object_wanted(o->o, &group_probe(obj, &obj->groups[g])->note))
+		if (object_wanted(o->o,
+				  &group_probe(obj, &obj->groups[g])->note))
 			shown += obj->groups[g].count;
 	}
 	if (obj->proc)
@@ -185,7 +187,8 @@ void verbose_object(struct out *o, struct object *obj)
 		fprintf(out, ", load bias 0x%" PRIx64, obj->bias);
 	fprintf(out, ", %zu probe site%s\n", shown, shown == 1 ? "" : "s");
 	for (size_t g = 0; g < obj->ngroups; g++) {
-		if (object_wanted(o->o, &group_probe(obj, &obj->groups[g])->note))
+		if (object_wanted(o->o,
+				  &group_probe(obj, &obj->groups[g])->note))
 			bad |= text_group(out, o, obj, &obj->groups[g]);
 	}
 	if (bad && o->status == 0)
