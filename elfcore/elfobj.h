@@ -71,6 +71,8 @@ struct sdt_elf {
 	void *elf_; /* Elf * */
 	struct sdt_elf_section *sections_;
 	size_t nsections_;
+	unsigned char **owned_; /* relocated copies of note sections */
+	size_t nowned_;
 	int fd_;
 	int own_fd_;
 };

@@ -188,6 +188,230 @@ static int read_sections(struct sdt_elf *f, const GElf_Ehdr *eh, uint64_t size,
 }
 
 /* ------------------------------------------------------------------ */
+/* Relocations of the notes of a relocatable object                    */
+
+/* What the absolute relocation at OFFSET of the section refers to. */
+struct ref_at {
+	uint64_t offset;
+	struct sdt_sym_ref ref;
+};
+
+/* A note section's bytes with its relocations applied, as readelf does. */
+struct relocated {
+	unsigned char *bytes; /* NULL: no relocations */
+	size_t size;
+	struct ref_at *refs; /* sorted by offset once complete */
+	size_t nrefs;
+};
+
+struct reloc {
+	uint64_t offset; /* in the note section */
+	uint32_t type;
+	size_t sym;
+	int64_t addend;
+	int rela; /* REL keeps the addend in the field */
+};
+
+static uint64_t field_get(const struct sdt_target *t, const unsigned char *p,
+			  unsigned size)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < size; i++)
+		v |=
+		    (uint64_t)p[t->byte_order == ELFDATA2MSB ? i : size - 1 - i]
+		    << 8 * (size - 1 - i);
+	return v;
+}
+
+static void field_put(const struct sdt_target *t, unsigned char *p,
+		      unsigned size, uint64_t v)
+{
+	for (unsigned i = 0; i < size; i++)
+		p[t->byte_order == ELFDATA2MSB ? i : size - 1 - i] =
+		    (unsigned char)(v >> 8 * (size - 1 - i));
+}
+
+/*
+ * Symbol INDEX of SYMTAB as a listing names it, and its value + ADDEND.
+ * Section symbols and assembler-local labels (riscv keeps `.L' labels for
+ * linker relaxation) read as section+offset; others by name.
+ */
+static int ref_of(const struct sdt_elf *f, const struct sdt_elf_section *symtab,
+		  size_t index, int64_t addend, struct sdt_sym_ref *ref,
+		  uint64_t *value)
+{
+	Elf_Data *d = elf_getdata(symtab->scn, NULL);
+	const char *name;
+	GElf_Sym sym;
+
+	if (!d || !gelf_getsym(d, (int)index, &sym))
+		return -1;
+	*value = sym.st_value + (uint64_t)addend;
+	name = elf_strptr(f->elf_, symtab->link, sym.st_name);
+	ref->shndx = sym.st_shndx < f->nsections_ ? sym.st_shndx : 0;
+	ref->is_section = GELF_ST_TYPE(sym.st_info) == STT_SECTION ||
+			  (GELF_ST_BIND(sym.st_info) == STB_LOCAL &&
+			   GELF_ST_TYPE(sym.st_info) == STT_NOTYPE && name &&
+			   !strncmp(name, ".L", 2));
+	if (ref->is_section) {
+		name = ref->shndx ? f->sections_[ref->shndx].name : NULL;
+		ref->offset = (int64_t)*value;
+	} else {
+		ref->offset = addend;
+	}
+	ref->symbol = name;
+	return name ? 0 : -1;
+}
+
+static int add_ref(struct relocated *rc, uint64_t offset,
+		   const struct sdt_sym_ref *ref)
+{
+	struct ref_at *n = realloc(rc->refs, (rc->nrefs + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	rc->refs = n;
+	n[rc->nrefs].offset = offset;
+	n[rc->nrefs].ref = *ref;
+	rc->nrefs++;
+	return 0;
+}
+
+static int apply_reloc(struct sdt_elf *f, struct relocated *rc,
+		       const struct sdt_elf_section *symtab,
+		       const struct reloc *r)
+{
+	const struct sdt_target *t = &f->target;
+	unsigned size;
+	enum sdt_reloc_op op = sdt_target_data_reloc(t, r->type, &size);
+	unsigned char *field = rc->bytes + r->offset;
+	int64_t addend = r->addend;
+	struct sdt_sym_ref ref;
+	uint64_t value;
+
+	if (op == SDT_RELOC_NONE) {
+		if (r->type) /* R_*_NONE is 0 everywhere */
+			warn(f, "relocation type %u in %s not applied", r->type,
+			     SDT_NOTE_SECTION);
+		return 0;
+	}
+	if (r->offset > rc->size || size > rc->size - r->offset) {
+		warn(f, "a relocation of %s lies outside it", SDT_NOTE_SECTION);
+		return 0;
+	}
+	if (!r->rela)
+		addend = (int64_t)field_get(t, field, size);
+	if (ref_of(f, symtab, r->sym, addend, &ref, &value) < 0) {
+		warn(f, "a relocation of %s names an unreadable symbol",
+		     SDT_NOTE_SECTION);
+		return 0;
+	}
+	if (op == SDT_RELOC_ADD)
+		value = field_get(t, field, size) + value;
+	else if (op == SDT_RELOC_SUB)
+		value = field_get(t, field, size) - value;
+	field_put(t, field, size, value);
+	if (op == SDT_RELOC_ABS && size == sdt_target_addr_size(t))
+		return add_ref(rc, r->offset, &ref);
+	return 0;
+}
+
+static int apply_relocs(struct sdt_elf *f, const struct sdt_elf_section *rs,
+			struct relocated *rc)
+{
+	Elf_Data *d = elf_getdata(rs->scn, NULL);
+	int rela = rs->type == SHT_RELA;
+	size_t n =
+	    d ? d->d_size / gelf_fsize(f->elf_, rela ? ELF_T_RELA : ELF_T_REL,
+				       1, EV_CURRENT)
+	      : 0;
+	int r = 0;
+
+	if (!d || rs->link >= f->nsections_) {
+		warn(f, "relocations of %s unreadable: addresses not relocated",
+		     SDT_NOTE_SECTION);
+		return 0;
+	}
+	for (size_t i = 0; i < n && r == 0; i++) {
+		struct reloc rl = {.rela = rela};
+		GElf_Rela ra = {0};
+		GElf_Rel rel;
+
+		if (rela ? !gelf_getrela(d, (int)i, &ra)
+			 : !gelf_getrel(d, (int)i, &rel))
+			break;
+		if (!rela) {
+			ra.r_offset = rel.r_offset;
+			ra.r_info = rel.r_info;
+		}
+		rl.offset = ra.r_offset;
+		rl.addend = ra.r_addend;
+		rl.type = (uint32_t)GELF_R_TYPE(ra.r_info);
+		rl.sym = (size_t)GELF_R_SYM(ra.r_info);
+		r = apply_reloc(f, rc, &f->sections_[rs->link], &rl);
+	}
+	return r;
+}
+
+static int cmp_refs(const void *a, const void *b)
+{
+	uint64_t oa = ((const struct ref_at *)a)->offset;
+	uint64_t ob = ((const struct ref_at *)b)->offset;
+
+	return oa < ob ? -1 : oa > ob;
+}
+
+/* Copy note section SHNDX (DATA) and apply every relocation against it. */
+static int relocate(struct sdt_elf *f, size_t shndx, const Elf_Data *data,
+		    struct relocated *rc)
+{
+	int r = 0;
+
+	for (size_t i = 1; i < f->nsections_ && r == 0; i++) {
+		const struct sdt_elf_section *s = &f->sections_[i];
+
+		if ((s->type != SHT_REL && s->type != SHT_RELA) ||
+		    s->info != shndx || !s->scn)
+			continue;
+		if (!rc->bytes) {
+			rc->bytes = malloc(data->d_size ? data->d_size : 1);
+			if (!rc->bytes)
+				return -ENOMEM;
+			memcpy(rc->bytes, data->d_buf, data->d_size);
+			rc->size = data->d_size;
+		}
+		r = apply_relocs(f, s, rc);
+	}
+	qsort(rc->refs, rc->nrefs, sizeof(*rc->refs), cmp_refs);
+	return r;
+}
+
+/* The reference of the field at OFFSET, or none. */
+static struct sdt_sym_ref ref_for(const struct relocated *rc, uint64_t offset)
+{
+	struct ref_at key = {.offset = offset};
+	const struct ref_at *r = rc->nrefs ? bsearch(&key, rc->refs, rc->nrefs,
+						     sizeof(key), cmp_refs)
+					   : NULL;
+
+	return r ? r->ref : (struct sdt_sym_ref){0};
+}
+
+/* Keep BYTES for the life of F: its probes' strings point into them. */
+static int own(struct sdt_elf *f, unsigned char *bytes)
+{
+	unsigned char **n =
+	    realloc(f->owned_, (f->nowned_ + 1) * sizeof(*f->owned_));
+
+	if (!n)
+		return -ENOMEM;
+	f->owned_ = n;
+	n[f->nowned_++] = bytes;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Notes                                                               */
 
 static int add_probe(struct sdt_elf *f, const struct sdt_probe *p, size_t *cap)
@@ -204,12 +428,42 @@ static int add_probe(struct sdt_elf *f, const struct sdt_probe *p, size_t *cap)
 	return 0;
 }
 
-static int read_note_section(struct sdt_elf *f, size_t shndx, size_t *cap)
+/* Decode the notes of BUF (note section SHNDX) into F's probes. */
+static int decode_notes(struct sdt_elf *f, size_t shndx,
+			const unsigned char *buf, size_t size,
+			const struct relocated *rc, size_t *cap)
 {
-	Elf_Data *d = elf_rawdata(f->sections_[shndx].scn, NULL);
 	unsigned asz = sdt_target_addr_size(&f->target);
 	struct sdt_probe p;
 	size_t off = 0;
+	int r;
+
+	memset(&p, 0, sizeof(p));
+	p.shndx_ = shndx;
+	while ((r = sdt_note_decode(&f->target, buf, size, &off, &p.note)) >=
+	       0) {
+		if (r != 1)
+			continue;
+		p.note_offset = off;
+		/* The strings follow the three address fields. */
+		p.desc_offset_ =
+		    (size_t)((const unsigned char *)p.note.provider - buf) -
+		    3 * asz;
+		p.pc_ref = ref_for(rc, p.desc_offset_);
+		p.sema_ref = ref_for(rc, p.desc_offset_ + 2 * asz);
+		if ((r = add_probe(f, &p, cap)) < 0)
+			return r;
+	}
+	if (r == -EINVAL)
+		warn(f, "malformed note at offset %zu of %s: later probes lost",
+		     off, SDT_NOTE_SECTION);
+	return 0;
+}
+
+static int read_note_section(struct sdt_elf *f, size_t shndx, size_t *cap)
+{
+	Elf_Data *d = elf_rawdata(f->sections_[shndx].scn, NULL);
+	struct relocated rc = {0};
 	int r;
 
 	if (!d) {
@@ -218,25 +472,18 @@ static int read_note_section(struct sdt_elf *f, size_t shndx, size_t *cap)
 	}
 	if (!d->d_buf)
 		return 0;
-	memset(&p, 0, sizeof(p));
-	p.shndx_ = shndx;
-	while ((r = sdt_note_decode(&f->target, d->d_buf, d->d_size, &off,
-				    &p.note)) >= 0) {
-		if (r != 1)
-			continue;
-		p.note_offset = off;
-		/* The strings follow the three address fields. */
-		p.desc_offset_ =
-		    (size_t)((const unsigned char *)p.note.provider -
-			     (const unsigned char *)d->d_buf) -
-		    3 * asz;
-		if ((r = add_probe(f, &p, cap)) < 0)
-			return r;
-	}
-	if (r == -EINVAL)
-		warn(f, "malformed note at offset %zu of %s: later probes lost",
-		     off, SDT_NOTE_SECTION);
-	return 0;
+	/* A relocatable object's notes are only whole once relocated. */
+	if (f->type == ET_REL && (r = relocate(f, shndx, d, &rc)) < 0)
+		goto out;
+	if (rc.bytes && (r = own(f, rc.bytes)) < 0)
+		goto out;
+	r = decode_notes(f, shndx, rc.bytes ? rc.bytes : d->d_buf, d->d_size,
+			 &rc, cap);
+	rc.bytes = NULL; /* owned by F now */
+out:
+	free(rc.bytes);
+	free(rc.refs);
+	return r;
 }
 
 static int add_type_note(struct sdt_elf *f, const char *desc, size_t size)
@@ -307,149 +554,6 @@ static int read_notes(struct sdt_elf *f)
 }
 
 /* ------------------------------------------------------------------ */
-/* Relocations of the notes of a relocatable object                    */
-
-struct reloc {
-	uint64_t offset; /* in the note section */
-	uint32_t type;
-	size_t sym;
-	int64_t addend;
-	int has_addend; /* RELA; REL keeps the addend in the field */
-};
-
-/* The probe whose address fields hold OFF of note section SHNDX. */
-static struct sdt_probe *probe_at(struct sdt_elf *f, size_t shndx, uint64_t off)
-{
-	size_t lo = 0, hi = f->nprobes;
-	uint64_t span = 3 * sdt_target_addr_size(&f->target);
-
-	/* Notes are read section by section, in offset order. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct sdt_probe *p = &f->probes[mid];
-
-		if (p->shndx_ < shndx ||
-		    (p->shndx_ == shndx && p->desc_offset_ + span <= off))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < f->nprobes && f->probes[lo].shndx_ == shndx &&
-	    f->probes[lo].desc_offset_ <= off)
-		return &f->probes[lo];
-	return NULL;
-}
-
-static int symbol_of(struct sdt_elf *f, const struct sdt_elf_section *symtab,
-		     size_t index, GElf_Sym *sym, const char **name)
-{
-	Elf_Data *d = elf_getdata(symtab->scn, NULL);
-
-	if (!d || !gelf_getsym(d, (int)index, sym))
-		return -1;
-	if (GELF_ST_TYPE(sym->st_info) == STT_SECTION) {
-		*name = sym->st_shndx < f->nsections_
-			    ? f->sections_[sym->st_shndx].name
-			    : NULL;
-	} else {
-		*name = elf_strptr(f->elf_, symtab->link, sym->st_name);
-	}
-	return *name ? 0 : -1;
-}
-
-static void apply_reloc(struct sdt_elf *f, size_t note_shndx,
-			const struct sdt_elf_section *symtab,
-			const struct reloc *r)
-{
-	unsigned asz = sdt_target_addr_size(&f->target);
-	struct sdt_probe *p = probe_at(f, note_shndx, r->offset);
-	unsigned size = sdt_target_abs_reloc_size(&f->target, r->type);
-	uint64_t *field, field_no;
-	struct sdt_sym_ref *ref = NULL;
-	const char *name;
-	GElf_Sym sym;
-
-	if (!p || r->type == 0)
-		return; /* not in an address field, or R_*_NONE */
-	field_no = (r->offset - p->desc_offset_) / asz;
-	if (size != asz || (r->offset - p->desc_offset_) % asz) {
-		warn(f,
-		     "%s:%s: relocation type %u at offset 0x%llx of %s is not "
-		     "an absolute %u-byte address: not applied",
-		     p->note.provider, p->note.name, r->type,
-		     (unsigned long long)r->offset, SDT_NOTE_SECTION, asz);
-		return;
-	}
-	if (symbol_of(f, symtab, r->sym, &sym, &name) < 0) {
-		warn(f, "%s:%s: relocation against an unreadable symbol %zu",
-		     p->note.provider, p->note.name, r->sym);
-		return;
-	}
-	field = field_no == 0	? &p->note.pc
-		: field_no == 1 ? &p->note.base
-				: &p->note.semaphore;
-	ref = field_no == 0 ? &p->pc_ref : field_no == 2 ? &p->sema_ref : NULL;
-	/* REL: the addend is what the assembler left in the field. */
-	int64_t addend = r->has_addend ? r->addend : (int64_t)*field;
-	*field = sym.st_value + (uint64_t)addend;
-	if (!ref)
-		return;
-	ref->symbol = name;
-	ref->shndx = sym.st_shndx < f->nsections_ ? sym.st_shndx : 0;
-	ref->is_section = GELF_ST_TYPE(sym.st_info) == STT_SECTION;
-	ref->offset = ref->is_section ? (int64_t)*field : addend;
-}
-
-static void relocate_notes(struct sdt_elf *f, const struct sdt_elf_section *rs)
-{
-	Elf_Data *d = elf_getdata(rs->scn, NULL);
-	int rela = rs->type == SHT_RELA;
-	size_t n =
-	    d ? d->d_size / gelf_fsize(f->elf_, rela ? ELF_T_RELA : ELF_T_REL,
-				       1, EV_CURRENT)
-	      : 0;
-
-	if (!d || rs->link >= f->nsections_) {
-		warn(f, "relocations of %s unreadable: addresses not relocated",
-		     SDT_NOTE_SECTION);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct reloc r = {.has_addend = rela};
-		GElf_Rela ra;
-		GElf_Rel rl;
-
-		if (rela ? !gelf_getrela(d, (int)i, &ra)
-			 : !gelf_getrel(d, (int)i, &rl))
-			break;
-		if (!rela) {
-			ra.r_offset = rl.r_offset;
-			ra.r_info = rl.r_info;
-			ra.r_addend = 0;
-		}
-		r.offset = ra.r_offset;
-		r.addend = ra.r_addend;
-		r.type = (uint32_t)GELF_R_TYPE(ra.r_info);
-		r.sym = (size_t)GELF_R_SYM(ra.r_info);
-		apply_reloc(f, rs->info, &f->sections_[rs->link], &r);
-	}
-}
-
-static void relocate(struct sdt_elf *f)
-{
-	for (size_t i = 1; i < f->nsections_; i++) {
-		const struct sdt_elf_section *s = &f->sections_[i];
-
-		if ((s->type != SHT_REL && s->type != SHT_RELA) ||
-		    s->info >= f->nsections_ || !s->scn)
-			continue;
-		if (f->sections_[s->info].type == SHT_NOTE &&
-		    !strcmp(f->sections_[s->info].name, SDT_NOTE_SECTION))
-			relocate_notes(f, s);
-	}
-}
-
-/* ------------------------------------------------------------------ */
 /* Opening                                                             */
 
 static int read_probes(struct sdt_elf *f, char *err, size_t errlen)
@@ -474,8 +578,6 @@ static int read_probes(struct sdt_elf *f, char *err, size_t errlen)
 		return r;
 	if ((r = read_notes(f)) < 0)
 		return set_err(err, errlen, r, "out of memory");
-	if (f->type == ET_REL)
-		relocate(f);
 	return 0;
 }
 
@@ -573,6 +675,11 @@ void sdt_elf_close(struct sdt_elf *f)
 	free(f->probes);
 	free(f->type_notes);
 	free(f->sections_);
+	for (size_t i = 0; i < f->nowned_; i++)
+		free(f->owned_[i]);
+	free(f->owned_);
+	f->owned_ = NULL;
+	f->nowned_ = 0;
 	f->elf_ = NULL;
 	f->probes = NULL;
 	f->nprobes = 0;

@@ -91,12 +91,21 @@ unsigned sdt_target_arg_regs(const struct sdt_target *t);
 /* Page size to align loadable segments of a shared object to. */
 uint64_t sdt_target_page_size(const struct sdt_target *t);
 
+/* What a data relocation does to its field, given S + A. */
+enum sdt_reloc_op {
+	SDT_RELOC_NONE, /* not a data relocation we know */
+	SDT_RELOC_ABS, /* field = S + A (`.8byte sym') */
+	SDT_RELOC_ADD, /* field += S + A (riscv label differences) */
+	SDT_RELOC_SUB, /* field -= S + A */
+};
+
 /*
- * The size (4 or 8) of the field relocation TYPE stores S + A into when it
- * is one of the target's absolute data relocations (what an assembler
- * emits for `.8byte sym' / `.4byte sym', as in note address fields); 0 for
- * any other type or an unknown machine.
+ * The data relocation TYPE of target T: what it does and (in *SIZE) the
+ * bytes of its field, 1 to 8. What an assembler emits for the fields of a
+ * note: `.8byte sym', `.4byte sym', and on riscv `.4byte 2f-1f' as an
+ * ADD/SUB pair, since linker relaxation may move the labels.
  */
-unsigned sdt_target_abs_reloc_size(const struct sdt_target *t, uint32_t type);
+enum sdt_reloc_op sdt_target_data_reloc(const struct sdt_target *t,
+					uint32_t type, unsigned *size);
 
 #endif

@@ -25,14 +25,15 @@ static void put_json_hex(FILE *out, const char *key, uint64_t v, int valid)
 static void put_json_addr(FILE *out, const char *key,
 			  const struct sdt_sym_ref *ref)
 {
+	char buf[512];
+
 	fprintf(out, ",\"%s\":", key);
 	if (!ref->symbol) {
 		fputs("null", out);
 		return;
 	}
-	fputc('"', out);
-	put_addr(out, ref, 0);
-	fputc('"', out);
+	addr_string(buf, sizeof(buf), ref, 0);
+	put_json_str(out, buf);
 }
 
 static void json_type(FILE *out, const struct signature *sig, unsigned n)

@@ -268,17 +268,27 @@ void site_facts(const struct object *obj, const struct sdt_probe *p,
 	}
 }
 
+void addr_string(char *buf, size_t len, const struct sdt_sym_ref *ref,
+		 uint64_t addr)
+{
+	uint64_t off =
+	    ref->offset < 0 ? -(uint64_t)ref->offset : (uint64_t)ref->offset;
+
+	if (!ref->symbol)
+		snprintf(buf, len, "0x%" PRIx64, addr);
+	else if (ref->offset || ref->is_section)
+		snprintf(buf, len, "%s%s0x%" PRIx64, ref->symbol,
+			 ref->offset < 0 ? "-" : "+", off);
+	else
+		snprintf(buf, len, "%s", ref->symbol);
+}
+
 void put_addr(FILE *out, const struct sdt_sym_ref *ref, uint64_t addr)
 {
-	if (!ref->symbol) {
-		fprintf(out, "0x%" PRIx64, addr);
-		return;
-	}
-	put_text(out, ref->symbol);
-	if (ref->offset || ref->is_section)
-		fprintf(out, "%s0x%" PRIx64, ref->offset < 0 ? "-" : "+",
-			ref->offset < 0 ? -(uint64_t)ref->offset
-					: (uint64_t)ref->offset);
+	char buf[512];
+
+	addr_string(buf, sizeof(buf), ref, addr);
+	put_text(out, buf);
 }
 
 const char *object_type_name(int type)

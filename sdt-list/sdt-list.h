@@ -292,7 +292,12 @@ const struct verdict_set *object_check(struct object *obj,
 /* Why a stale site is one. */
 extern const char stale_why[];
 
-/* ADDR as a person reads it: 0x401136, or `.text+0x6' in a .o file. */
+/*
+ * ADDR as a person reads it: 0x401136, or `.text+0x6' in a .o file;
+ * addr_string() unescaped into BUF, put_addr() escaped for a terminal.
+ */
+void addr_string(char *buf, size_t len, const struct sdt_sym_ref *ref,
+		 uint64_t addr);
 void put_addr(FILE *out, const struct sdt_sym_ref *ref, uint64_t addr);
 
 /* "relocatable object", "executable"... */

@@ -1,10 +1,13 @@
 #!/bin/sh
 # Relocatable objects (.o) list like `readelf -n' shows them: the note's
 # PC and semaphore fields are zeros until linked, and readelf applies the
-# object's relocations (RELA on x86_64 and aarch64, REL on i386); so must
+# object's relocations (RELA on most targets, REL on i386 and arm; clang's
+# riscv64 notes even have their sizes as ADD32/SUB32 pairs); so must
 # sdt-list. Each site is shown as section+offset (`.text+0x6'), each
 # semaphore by its symbol, and every site is in executable code. Built
-# with gcc and clang for each of x86_64, i386 and aarch64.
+# with gcc and clang for x86_64, i386 and aarch64 (required), and arm,
+# riscv64, ppc64le, ppc64 and s390x where a compiler is installed (with no
+# sysroot, clang builds only gated.c, which needs no libc header).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/sdt-list/lib.sh"
 need_cmd readelf
@@ -13,9 +16,11 @@ need_cmd readelf
 check_object() {
 	for src in probes gated; do
 		o=$T/$src.o
-		"$@" -O2 -I"$top_srcdir/include" -c \
-			"$top_srcdir/tests/sdt-list/$src.c" -o "$o" ||
+		if ! "$@" -O2 -I"$top_srcdir/include" -c \
+			"$top_srcdir/tests/sdt-list/$src.c" -o "$o" 2>/dev/null; then
+			[ $src = probes ] && [ "$optional" = 1 ] && continue
 			fail "$*: cannot build $src.o"
+		fi
 		compare_readelf "$o"
 		python3 - "$T/list.json" "$o" <<'PY' || exit 1
 import json, sys
@@ -53,6 +58,7 @@ PY
 }
 
 n=0
+optional=0
 for cc in gcc clang i686-linux-gnu-gcc "clang --target=i686-linux-gnu" \
 	aarch64-linux-gnu-gcc "clang --target=aarch64-linux-gnu"; do
 	command -v ${cc%% *} >/dev/null 2>&1 || { note "${cc%% *} missing"; continue; }
@@ -61,4 +67,15 @@ for cc in gcc clang i686-linux-gnu-gcc "clang --target=i686-linux-gnu" \
 	n=$((n + 1))
 done
 [ $n -ge 3 ] || skip "fewer than three compilers for x86_64, i386 and aarch64"
+optional=1
+for cc in arm-linux-gnueabihf-gcc "clang --target=arm-linux-gnueabihf" \
+	riscv64-linux-gnu-gcc "clang --target=riscv64-linux-gnu" \
+	powerpc64le-linux-gnu-gcc "clang --target=powerpc64le-linux-gnu" \
+	"clang --target=powerpc64-linux-gnu" \
+	s390x-linux-gnu-gcc "clang --target=s390x-linux-gnu"; do
+	command -v ${cc%% *} >/dev/null 2>&1 || { note "${cc%% *} missing"; continue; }
+	# shellcheck disable=SC2086
+	check_object $cc
+	n=$((n + 1))
+done
 note "$n compilers: relocated notes match readelf"
