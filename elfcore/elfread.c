@@ -383,7 +383,8 @@ static int relocate(struct sdt_elf *f, size_t shndx, const Elf_Data *data,
 		}
 		r = apply_relocs(f, s, rc);
 	}
-	qsort(rc->refs, rc->nrefs, sizeof(*rc->refs), cmp_refs);
+	if (rc->nrefs)
+		qsort(rc->refs, rc->nrefs, sizeof(*rc->refs), cmp_refs);
 	return r;
 }
 
