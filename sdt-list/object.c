@@ -291,7 +291,7 @@ void put_addr(FILE *out, const struct sdt_sym_ref *ref, uint64_t addr)
 	put_text(out, buf);
 }
 
-const char *object_type_name(int type)
+static const char *object_type_name(int type)
 {
 	switch (type) {
 	case ET_REL:
@@ -302,5 +302,20 @@ const char *object_type_name(int type)
 		return "shared object or PIE executable";
 	default:
 		return "ELF file";
+	}
+}
+
+void put_object_heading(FILE *out, const struct object *obj)
+{
+	const struct sdt_elf *f = obj->f;
+
+	put_text(out, obj->name);
+	fprintf(out, ": %s %s", sdt_target_name(&f->target),
+		object_type_name(f->type));
+	if (obj->pobj && obj->pobj->is_memfd)
+		fputs(" in a memfd", out);
+	if (obj->pobj && obj->pobj->attach_path[0]) {
+		fputs(", attach as ", out);
+		put_text(out, obj->attach);
 	}
 }

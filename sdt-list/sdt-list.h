@@ -300,8 +300,11 @@ void addr_string(char *buf, size_t len, const struct sdt_sym_ref *ref,
 		 uint64_t addr);
 void put_addr(FILE *out, const struct sdt_sym_ref *ref, uint64_t addr);
 
-/* "relocatable object", "executable"... */
-const char *object_type_name(int type);
+/*
+ * "NAME: x86_64 shared object or PIE executable in a memfd, attach as
+ * /proc/PID/fd/N", without a newline.
+ */
+void put_object_heading(FILE *out, const struct object *obj);
 
 /* --- the outputs --- */
 

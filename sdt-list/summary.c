@@ -141,29 +141,15 @@ static int summary_probe(FILE *out, struct out *o, struct object *obj,
 	return verdict_problems(out, obj, g) | bad;
 }
 
-static void summary_header(FILE *out, const struct object *obj)
-{
-	const struct sdt_elf *f = obj->f;
-
-	put_text(out, obj->name);
-	fprintf(out, ": %s %s", sdt_target_name(&f->target),
-		object_type_name(f->type));
-	if (obj->pobj && obj->pobj->is_memfd)
-		fputs(" in a memfd", out);
-	if (obj->pobj && obj->pobj->attach_path[0]) {
-		fputs(", attach as ", out);
-		put_text(out, obj->attach);
-	}
-	fputc('\n', out);
-}
-
 void summary_object(struct out *o, struct object *obj)
 {
 	size_t shown = 0;
 	int bad = 0;
 
-	if (o->o->headers)
-		summary_header(o->f, obj);
+	if (o->o->headers) {
+		put_object_heading(o->f, obj);
+		fputc('\n', o->f);
+	}
 	for (size_t g = 0; g < obj->ngroups; g++) {
 		if (!object_wanted(o->o,
 				   &group_probe(obj, &obj->groups[g])->note))

@@ -162,7 +162,6 @@ static int text_group(FILE *out, struct out *o, struct object *obj,
 
 void verbose_object(struct out *o, struct object *obj)
 {
-	const struct sdt_elf *f = obj->f;
 	FILE *out = o->f;
 	size_t shown = 0;
 	int bad = 0;
@@ -174,15 +173,7 @@ void verbose_object(struct out *o, struct object *obj)
 	}
 	if (obj->proc)
 		fputc('\n', out);
-	put_text(out, obj->name);
-	fprintf(out, ": %s %s", sdt_target_name(&f->target),
-		object_type_name(f->type));
-	if (obj->pobj && obj->pobj->is_memfd)
-		fputs(" in a memfd", out);
-	if (obj->pobj && obj->pobj->attach_path[0]) {
-		fputs(", attach as ", out);
-		put_text(out, obj->attach);
-	}
+	put_object_heading(out, obj);
 	if (obj->has_bias)
 		fprintf(out, ", load bias 0x%" PRIx64, obj->bias);
 	fprintf(out, ", %zu probe site%s\n", shown, shown == 1 ? "" : "s");
