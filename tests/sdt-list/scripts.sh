@@ -5,7 +5,10 @@
 # str(), as the type record says it is one; unsigned 64-bit past INT64_MAX;
 # signed and unsigned small ones), leaves out what bpftrace 0.17 cannot
 # read with a comment; run with -p against a live libstapsdt provider in a
-# memfd, it attaches through /proc/PID/fd/N and reads the probe's counter.
+# memfd, it attaches through /proc/PID/fd/N and reads the probe's counter
+# (tests/sdt-list/memfd-host) and the signed and unsigned extremes of every
+# size (tests/libstapsdt/probe-host, whose 12-argument probe also meets
+# bpftrace's limit).
 # The perf commands make events that `perf record' fills with the same
 # values.
 . "$top_srcdir/tests/lib.sh"
@@ -54,6 +57,32 @@ vals=$(sed -n 's/^sdtlist:tick arg0=\([0-9]*\)$/\1/p' "$T/bt.out")
 echo "$vals" | awk 'NR > 1 && $1 != prev + 1 { exit 1 } { prev = $1 }' ||
 	fail "tick counter not consecutive: $vals"
 note "bpftrace -p on the memfd provider: $(echo "$vals" | wc -w) consecutive ticks"
+
+PHOST=$top_builddir/tests/libstapsdt/probe-host
+[ -x "$PHOST" ] || fail "$PHOST is not built"
+"$PHOST" --provider sdtlistbt --seconds 60 >"$T/ph.out" 2>&1 &
+PIDS="$PIDS $!"
+i=0
+until grep -q '^ready' "$T/ph.out"; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "probe-host did not start: $(cat "$T/ph.out")"
+	sleep 0.1
+done
+ppid=$(sed -n 's/^ready \([0-9]*\) .*/\1/p' "$T/ph.out")
+PIDS="$PIDS $ppid"
+"$SDT_LIST" --bpftrace -p "$ppid" 'sdtlistbt:[su]6' 'sdtlistbt:m12' >"$T/ph.bt" ||
+	fail "--bpftrace -p on probe-host failed"
+grep -q '// bpftrace 0.17 reads only arg0-arg5 on x86_64: arguments 6-11 are not printed' \
+	"$T/ph.bt" || fail "no comment on m12's arguments: $(cat "$T/ph.bt")"
+timeout -s INT 4 bpftrace -p "$ppid" "$T/ph.bt" >"$T/ph.bt.out" 2>&1
+for want in \
+	'sdtlistbt:m12 arg0=-128 arg1=255 arg2=-32768 arg3=65535 arg4=-2147483648 arg5=4294967295' \
+	'sdtlistbt:s6 arg0=-2147483648 arg1=-9223372036854775808 arg2=127 arg3=32767 arg4=2147483647 arg5=9223372036854775807' \
+	'sdtlistbt:u6 arg0=255 arg1=65535 arg2=4294967295 arg3=18446744073709551615 arg4=-128 arg5=-32768'; do
+	grep -qx -- "$want" "$T/ph.bt.out" ||
+		fail "bpftrace -p did not print /$want/: $(sort -u "$T/ph.bt.out" | head)"
+done
+note "bpftrace -p on probe-host: every extreme as passed"
 
 # perf: the printed commands, run with a private build-id cache.
 need_cmd perf
