@@ -1045,28 +1045,56 @@ static int kernel_x86_reg(enum sdt_arch a, const char *r)
 	       (a == SDT_ARCH_X86_64 && numbered(r, "r", 8, 15, ""));
 }
 
+static int is_lower(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * perf's x86 operand regex, ^[+-]?[0-9]*\(?%[a-z][a-z0-9]+\)?$, by hand
+ * (compiling it per argument was most of --check's time): the register
+ * name after `%' into REG, or 0 when the operand does not match.
+ */
+static int perf_x86_match(const char *op, char *reg, size_t len)
+{
+	const char *p = op, *name;
+
+	if (*p == '+' || *p == '-')
+		p++;
+	while (is_digit(*p))
+		p++;
+	if (*p == '(')
+		p++;
+	if (*p != '%' || !is_lower(p[1]))
+		return 0;
+	name = ++p;
+	for (p++; is_lower(*p) || is_digit(*p); p++)
+		;
+	if (p - name < 2)
+		return 0;
+	if ((size_t)(p - name) >= len)
+		return 0;
+	snprintf(reg, len, "%.*s", (int)(p - name), name);
+	if (*p == ')')
+		p++;
+	return *p == 0;
+}
+
 static int perf_x86_op(enum sdt_arch a, const char *op, char *why, size_t len)
 {
-	regex_t re;
-	regmatch_t m[6];
 	char reg[32];
-	int r;
 
-	if (strchr(op, ',') || strchr(op, '$')) {
+	/* perf also skips registers of more than five letters. */
+	if (strchr(op, ',') || strchr(op, '$') ||
+	    !perf_x86_match(op, reg, sizeof(reg)) || strlen(reg) > 5) {
 		snprintf(why, len, "skipped: not recorded");
 		return 0;
 	}
-	if (regcomp(&re, "^([+-]?)([0-9]*)(\\(?)(%[a-z][a-z0-9]+)(\\)?)$",
-		    REG_EXTENDED))
-		return 1;
-	r = regexec(&re, op, 6, m, 0);
-	regfree(&re);
-	if (r || m[4].rm_eo - m[4].rm_so > 6) {
-		snprintf(why, len, "skipped: not recorded");
-		return 0;
-	}
-	snprintf(reg, sizeof(reg), "%.*s", (int)(m[4].rm_eo - m[4].rm_so - 1),
-		 op + m[4].rm_so + 1);
 	for (const struct rename *t = perf_x86_rename; t->from; t++) {
 		if (!strcmp(reg, t->from)) {
 			snprintf(reg, sizeof(reg), "%s", t->to);

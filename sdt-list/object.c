@@ -110,14 +110,20 @@ int object_wanted(const struct opts *o, const struct sdt_note *n)
 /* Verdicts, once per distinct spec                                    */
 
 struct check_entry {
-	const char *spec; /* NULL: free slot */
-	struct verdict_set vs;
+	const char *spec;
+	const struct verdict_set *vs; /* all_ok, or own */
+	struct verdict_set *own;      /* some consumer refuses: the reasons */
 	int perf_poison; /* this spec empties perf's cache for the file */
 };
 
+/*
+ * Open addressing on the spec's text. A verdict set is a kilobyte of
+ * reasons, mostly empty: a spec every consumer reads shares one, so a
+ * binary of ten thousand different specs costs no ten megabytes.
+ */
 struct check_cache {
-	struct check_entry *slots;
-	size_t mask; /* capacity - 1, a power of two */
+	struct check_entry **slots; /* NULL: free */
+	size_t mask;		    /* capacity - 1, a power of two */
 };
 
 static size_t hash_spec(const char *s)
@@ -143,31 +149,62 @@ static int cache_init(struct object *obj)
 	return obj->cache_->slots ? 0 : -ENOMEM;
 }
 
-static void judge(const struct sdt_target *t, struct check_entry *e)
+static const struct verdict_set all_ok = {
+    .v = {{1, -1, ""}, {1, -1, ""}, {1, -1, ""}, {1, -1, ""}}, .bad = 0};
+
+static const struct verdict_set no_memory = {.v = {{0, -1, "out of memory"},
+						   {0, -1, "out of memory"},
+						   {0, -1, "out of memory"},
+						   {0, -1, "out of memory"}},
+					     .bad = 1};
+
+/* A private copy of E's verdicts, to keep reasons in; NULL: no memory. */
+static struct verdict_set *own_verdicts(struct check_entry *e,
+					const struct verdict_set *from)
 {
-	e->vs.bad = 0;
-	for (int c = 0; c < CONSUMER_COUNT; c++) {
-		if (consumer_check((enum consumer)c, t, e->spec, &e->vs.v[c]) &&
-		    c == CONSUMER_PERF)
-			e->perf_poison = 1;
-		e->vs.bad |= !e->vs.v[c].ok;
-	}
+	if (!e->own && (e->own = malloc(sizeof(*e->own))))
+		*e->own = *from;
+	if (e->own)
+		e->vs = e->own;
+	return e->own;
 }
 
-/* The cache's entry for SPEC, judged when first seen. */
+static void judge(const struct sdt_target *t, struct check_entry *e)
+{
+	struct verdict_set vs = {.bad = 0};
+
+	for (int c = 0; c < CONSUMER_COUNT; c++) {
+		if (consumer_check((enum consumer)c, t, e->spec, &vs.v[c]) &&
+		    c == CONSUMER_PERF)
+			e->perf_poison = 1;
+		vs.bad |= !vs.v[c].ok;
+	}
+	e->vs = &all_ok;
+	if (vs.bad && !own_verdicts(e, &vs))
+		e->vs = &no_memory;
+}
+
+/* The cache's entry for SPEC, judged when first seen; NULL: no memory. */
 static struct check_entry *lookup(struct object *obj, const char *spec)
 {
 	struct check_cache *c = obj->cache_;
 	size_t i = hash_spec(spec) & c->mask;
 
 	/* At most half full: the probe always ends at a match or a hole. */
-	while (c->slots[i].spec && strcmp(c->slots[i].spec, spec))
+	while (c->slots[i] && strcmp(c->slots[i]->spec, spec))
 		i = (i + 1) & c->mask;
-	if (!c->slots[i].spec) {
-		c->slots[i].spec = spec;
-		judge(&obj->f->target, &c->slots[i]);
+	if (!c->slots[i]) {
+		struct check_entry *e = malloc(sizeof(*e));
+
+		if (!e)
+			return NULL;
+		e->spec = spec;
+		e->own = NULL;
+		e->perf_poison = 0;
+		judge(&obj->f->target, e);
+		c->slots[i] = e;
 	}
-	return &c->slots[i];
+	return c->slots[i];
 }
 
 /* perf gives up on a whole binary over one bad size: find that probe. */
@@ -179,7 +216,7 @@ static void find_perf_poison(struct object *obj)
 		const struct check_entry *e =
 		    lookup(obj, f->probes[i].note.args);
 
-		if (!e->perf_poison)
+		if (!e || !e->perf_poison)
 			continue;
 		obj->perf_dead = 1;
 		obj->perf_why.ok = 0;
@@ -188,7 +225,7 @@ static void find_perf_poison(struct object *obj)
 		    obj->perf_why.why, sizeof(obj->perf_why.why),
 		    "perf lists no probe of this binary: %.30s:%.30s %.120s",
 		    f->probes[i].note.provider, f->probes[i].note.name,
-		    e->vs.v[CONSUMER_PERF].why);
+		    e->vs->v[CONSUMER_PERF].why);
 	}
 }
 
@@ -196,12 +233,17 @@ const struct verdict_set *object_check(struct object *obj,
 				       const struct sdt_probe *p)
 {
 	struct check_entry *e = lookup(obj, p->note.args);
+	struct verdict_set *vs;
 
-	if (obj->perf_dead && e->vs.v[CONSUMER_PERF].ok) {
-		e->vs.v[CONSUMER_PERF] = obj->perf_why;
-		e->vs.bad = 1;
+	if (!e)
+		return &no_memory;
+	if (obj->perf_dead && e->vs->v[CONSUMER_PERF].ok) {
+		if (!(vs = own_verdicts(e, e->vs)))
+			return &no_memory;
+		vs->v[CONSUMER_PERF] = obj->perf_why;
+		vs->bad = 1;
 	}
-	return &e->vs;
+	return e->vs;
 }
 
 /* ------------------------------------------------------------------ */
@@ -229,6 +271,9 @@ void object_fini(struct object *obj)
 {
 	free(obj->sites);
 	free(obj->groups);
+	for (size_t i = 0;
+	     obj->cache_ && obj->cache_->slots && i <= obj->cache_->mask; i++)
+		free(obj->cache_->slots[i]);
 	if (obj->cache_)
 		free(obj->cache_->slots);
 	free(obj->cache_);
