@@ -66,6 +66,7 @@ struct sdt_elf {
 	size_t nprobes;
 	struct sdt_type_note *type_notes; /* SDT_TYPES_SECTION, in order */
 	size_t ntype_notes;
+	int types_damaged; /* SDT_TYPES_SECTION unreadable past some record */
 	char warning[256]; /* set when some notes could not be read */
 	/* private */
 	void *elf_; /* Elf * */

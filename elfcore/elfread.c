@@ -505,19 +505,24 @@ static int add_type_note(struct sdt_elf *f, const char *desc, size_t size)
 static int read_type_section(struct sdt_elf *f, Elf_Scn *scn)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
-	size_t off = 0, name_at, desc_at;
+	size_t off = 0, next, name_at, desc_at;
 	GElf_Nhdr nh;
 	int r;
 
-	if (!d || !d->d_buf) {
-		warn(f, "%s unreadable: type records ignored",
-		     SDT_TYPES_SECTION);
+	/* Damage here costs type names, never the listing: no warning(). */
+	if (!d || (d->d_size && !d->d_buf)) {
+		f->types_damaged = 1;
 		return 0;
 	}
-	while (off < d->d_size &&
-	       (off = gelf_getnote(d, off, &nh, &name_at, &desc_at)) > 0) {
-		const char *name = (const char *)d->d_buf + name_at;
+	for (; off < d->d_size; off = next) {
+		const char *name;
 
+		next = gelf_getnote(d, off, &nh, &name_at, &desc_at);
+		if (!next) {
+			f->types_damaged = 1;
+			break;
+		}
+		name = (const char *)d->d_buf + name_at;
 		if (nh.n_type != SDT_TYPES_NT ||
 		    nh.n_namesz != sizeof(SDT_TYPES_OWNER) ||
 		    memcmp(name, SDT_TYPES_OWNER, sizeof(SDT_TYPES_OWNER)))

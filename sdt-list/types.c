@@ -140,6 +140,14 @@ int types_load(struct type_table *tt, const struct sdt_elf *f,
 {
 	tt->recs = NULL;
 	tt->n = 0;
+	if (f->types_damaged) {
+		fputs("sdt-list: warning: ", stderr);
+		put_text(stderr, objname);
+		fprintf(stderr,
+			": %s is damaged: the type records after record %zu "
+			"are ignored\n",
+			SDT_TYPES_SECTION, f->ntype_notes);
+	}
 	if (!f->ntype_notes)
 		return 0;
 	tt->recs = calloc(f->ntype_notes, sizeof(*tt->recs));

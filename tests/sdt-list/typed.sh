@@ -47,6 +47,20 @@ assert u["types_from"] == "spec" and [a["type"] for a in u["arguments"]] == ["ui
 assert s["mismatch"]["types_from"] == "spec", s["mismatch"]
 ' || fail "JSON types and names"
 
+# A damaged record section costs the types, never the listing.
+off=$(readelf -S -W "$T/typed" | sed -n 's/.*\] \.note\.sdtkit *NOTE *[0-9a-f]* \([0-9a-f]*\) .*/\1/p')
+[ -n "$off" ] || fail "no .note.sdtkit in typed"
+cp "$T/typed" "$T/damaged"
+python3 -c 'import sys
+f = open(sys.argv[1], "r+b"); f.seek(int(sys.argv[2], 16) + 4); f.write(b"\xff\xff\x00\x00")' \
+	"$T/damaged" "$off"
+"$SDT_LIST" "$T/damaged" >"$T/out" 2>"$T/err"
+expect_eq "damaged type records: status" 0 $?
+grep -q '^shop:order__start(uint64, int32, uint64)  1 site$' "$T/out" ||
+	fail "damaged type records: $(cat "$T/out")"
+grep -q "^sdt-list: warning: $T/damaged: .note.sdtkit is damaged" "$T/err" ||
+	fail "no warning for damaged type records: $(cat "$T/err")"
+
 # Ten thousand sites: one line per probe, nothing more.
 python3 - "$T/many.c" <<'PY'
 import sys
