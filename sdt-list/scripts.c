@@ -17,6 +17,7 @@
  * probes through its build-id cache, so the binary is added first, then
  * one `perf probe' per probe creates the event to record.
  */
+#include <elf.h>
 #include <string.h>
 
 #include "sdt-list.h"
@@ -36,6 +37,35 @@ static int all_word(const char *s, const char *extra)
 		if (!word_char(*s, extra))
 			return 0;
 	}
+	return 1;
+}
+
+/* How many of the group's sites no tracer can attach to. */
+static size_t stale_sites(const struct object *obj, const struct group *g)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->count; i++) {
+		struct site s;
+
+		site_facts(obj, &obj->f->probes[obj->sites[g->first + i]], &s);
+		n += !s.in_code || s.outside;
+	}
+	return n;
+}
+
+static const char all_stale[] =
+    "every site is a stale note (in no executable code): nothing to attach to";
+
+/* A relocatable object is no place to attach: say so instead. */
+static int relocatable(FILE *out, const struct object *obj, const char *lead)
+{
+	if (obj->f->type != ET_REL)
+		return 0;
+	fprintf(out, "%s ", lead);
+	put_text(out, obj->name);
+	fprintf(out, " is a relocatable object: trace the executable or shared "
+		     "object it is linked into\n");
 	return 1;
 }
 
@@ -86,14 +116,18 @@ static const char *bt_format(const struct sig_arg *a)
 }
 
 /* Why the probe cannot have a block, or NULL. */
-static const char *bt_refusal(const struct object *obj,
-			      const struct sdt_probe *p, struct verdict *v)
+static const char *bt_refusal(const struct object *obj, const struct group *g,
+			      struct verdict *v)
 {
+	const struct sdt_probe *p = group_probe(obj, g);
+
 	if (!all_word(p->note.provider, "-.") || !all_word(p->note.name, "-."))
 		return "bpftrace's attach-point grammar cannot spell this name";
 	if (all_word(obj->attach, "/.-+") == 0 &&
 	    strpbrk(obj->attach, "\"\\\n"))
 		return "bpftrace's attach-point grammar cannot spell this path";
+	if (stale_sites(obj, g) == g->count)
+		return all_stale;
 	consumer_check(CONSUMER_BCC, &obj->f->target, p->note.args, v);
 	return v->ok ? NULL : v->why;
 }
@@ -154,7 +188,8 @@ static void bt_probe(FILE *out, const struct object *obj, const struct group *g)
 	const struct sdt_probe *p = group_probe(obj, g);
 	struct signature sig;
 	struct verdict v;
-	const char *why = bt_refusal(obj, p, &v);
+	const char *why = bt_refusal(obj, g, &v);
+	size_t stale;
 	unsigned shown;
 
 	if (why) {
@@ -169,6 +204,12 @@ static void bt_probe(FILE *out, const struct object *obj, const struct group *g)
 	fputs("\nusdt:", out);
 	put_bt_path(out, obj->attach);
 	fprintf(out, ":%s:%s\n{\n", p->note.provider, p->note.name);
+	if ((stale = stale_sites(obj, g)))
+		fprintf(out,
+			"\t// %zu of its %zu sites are stale notes (in no "
+			"executable code): bpftrace warns of an invalid "
+			"address there\n",
+			stale, g->count);
 	shown = bt_limits(out, obj, &sig);
 	bt_printf(out, p, &sig, shown);
 	fputs("}\n", out);
@@ -200,6 +241,8 @@ static void script_header(struct out *o, const struct object *obj, int bpftrace)
 void bpftrace_object(struct out *o, struct object *obj)
 {
 	script_header(o, obj, 1);
+	if (relocatable(o->f, obj, "\n//"))
+		return;
 	fputs("\n// ", o->f);
 	put_text(o->f, obj->name);
 	if (strcmp(obj->name, obj->attach)) {
@@ -242,6 +285,12 @@ static void perf_probe(FILE *out, struct object *obj, const struct group *g)
 		fputs(": left out: perf cannot name an event after it\n", out);
 		return;
 	}
+	if (stale_sites(obj, g) == g->count) {
+		fputs("# ", out);
+		put_probe_name(out, p);
+		fprintf(out, ": left out: %s\n", all_stale);
+		return;
+	}
 	consumer_check(CONSUMER_PERF, &obj->f->target, p->note.args, &v);
 	if (!v.ok) {
 		fputs("# ", out);
@@ -260,6 +309,8 @@ void perf_object(struct out *o, struct object *obj)
 	FILE *out = o->f;
 
 	script_header(o, obj, 0);
+	if (relocatable(out, obj, "#"))
+		return;
 	fputs("# ", out);
 	put_text(out, obj->name);
 	fputs("\nperf buildid-cache --add ", out);

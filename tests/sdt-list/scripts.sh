@@ -37,6 +37,25 @@ for want in \
 done
 note "bpftrace program: every value as passed"
 
+# A stale note (clang+lld --gc-sections kept the note of a dropped
+# function) is left out with a comment: the program still loads and runs.
+if command -v clang >/dev/null 2>&1 && command -v ld.lld >/dev/null 2>&1; then
+	cat >"$T/gc.c" <<'C'
+#include <sys/sdt.h>
+void unused(int a) { DTRACE_PROBE1(gc, dropped, a); }
+int main(int argc, char **argv) { (void)argv; DTRACE_PROBE1(gc, kept, argc); return 0; }
+C
+	clang -O2 -I"$top_srcdir/include" -ffunction-sections -fuse-ld=lld \
+		-Wl,--gc-sections "$T/gc.c" -o "$T/gc" || fail "clang+lld build"
+	"$SDT_LIST" --bpftrace "$T/gc" >"$T/gc.bt" || fail "--bpftrace on gc"
+	grep -q '^// gc:dropped: left out: every site is a stale note' "$T/gc.bt" ||
+		fail "stale probe not left out: $(cat "$T/gc.bt")"
+	out=$(bpftrace_run "$T/gc.bt" -c "$T/gc" 2>&1) || fail "bpftrace on gc.bt: $out"
+	echo "$out" | grep -qx 'gc:kept arg0=1' || fail "gc:kept not traced: $out"
+else
+	note "clang or ld.lld missing: no stale-note program"
+fi
+
 # A live libstapsdt provider in a memfd, by -p.
 "$HOST" >"$T/host.out" 2>&1 &
 PIDS=$!
