@@ -1,6 +1,8 @@
-# tests for sdt-list: listings against readelf, --check against what
-# bpftrace and gdb really do, -p on a live libstapsdt memfd provider, bad
-# input, and a libFuzzer run over the note reader and our decoding.
+# tests for sdt-list: listings against readelf (relocatable objects of
+# every target too), --check against what bpftrace and gdb really do, -p on
+# a live libstapsdt memfd provider, bad and damaged input, type records and
+# the one-line listing, the --bpftrace and --perf programs run for real,
+# and a libFuzzer run over the note reader and our decoding.
 check_PROGRAMS += tests/sdt-list/memfd-host
 tests_sdt_list_memfd_host_SOURCES = tests/sdt-list/memfd-host.c
 tests_sdt_list_memfd_host_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt

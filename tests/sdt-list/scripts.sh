@@ -28,11 +28,11 @@ grep -q '// bpftrace 0.17 reads only arg0-arg5 on x86_64: arguments 6-7 are not 
 	"$T/typed.bt" || fail "no comment on the argument limit: $(cat "$T/typed.bt")"
 out=$(bpftrace_run "$T/typed.bt" -c "$bin" 2>&1) || fail "bpftrace refused the program: $out"
 for want in \
-	'shop:order__start customer=alice items=-3 cents=12345678901234567890' \
-	'shop:refund amount=-42 arg1=0x[0-9a-f]*' \
-	'shop:mismatch arg0=-3' \
-	'shop:untyped arg0=200 arg1=-5' \
-	'shop:many a=1 b=2 c=3 d=4 e=5 f=6'; do
+	'sdtlist_shop:order__start customer=alice items=-3 cents=12345678901234567890' \
+	'sdtlist_shop:refund amount=-42 arg1=0x[0-9a-f]*' \
+	'sdtlist_shop:mismatch arg0=-3' \
+	'sdtlist_shop:untyped arg0=200 arg1=-5' \
+	'sdtlist_shop:many a=1 b=2 c=3 d=4 e=5 f=6'; do
 	echo "$out" | grep -qx "$want" || fail "bpftrace did not print /$want/: $out"
 done
 note "bpftrace program: every value as passed"
@@ -105,20 +105,20 @@ note "bpftrace -p on probe-host: every extreme as passed"
 
 # perf: the printed commands, run with a private build-id cache.
 need_cmd perf
-"$SDT_LIST" --perf "$bin" 'shop:order__start' 'shop:untyped' >"$T/perf.sh" 2>/dev/null ||
+"$SDT_LIST" --perf "$bin" 'sdtlist_shop:order__start' 'sdtlist_shop:untyped' >"$T/perf.sh" 2>/dev/null ||
 	fail "--perf failed"
 grep -q "^perf buildid-cache --add '$bin'$" "$T/perf.sh" || fail "no buildid-cache: $(cat "$T/perf.sh")"
 PERF=$(command -v perf)
 perf() { timeout 60 "$PERF" --buildid-dir "$T/debug" "$@"; }
-cleanup_perf() { perf probe -q -d 'sdt_shop:*' >/dev/null 2>&1; }
+cleanup_perf() { perf probe -q -d 'sdt_sdtlist_shop:*' >/dev/null 2>&1; }
 trap 'cleanup_perf; for p in $PIDS; do kill $p 2>/dev/null; done; rm -rf "$T"' EXIT
 (. "$T/perf.sh") >"$T/perf.log" 2>&1 || fail "the perf commands failed: $(cat "$T/perf.log")"
-perf record -q -o "$T/perf.data" -e 'sdt_shop:*' -- "$bin" >/dev/null 2>&1 ||
+perf record -q -o "$T/perf.data" -e 'sdt_sdtlist_shop:*' -- "$bin" >/dev/null 2>&1 ||
 	fail "perf record"
 perf script -i "$T/perf.data" >"$T/script.out" 2>/dev/null || fail "perf script"
-grep -q 'sdt_shop:order__start: .* arg2=-3 arg3=12345678901234567890$' "$T/script.out" ||
+grep -q 'sdt_sdtlist_shop:order__start: .* arg2=-3 arg3=12345678901234567890$' "$T/script.out" ||
 	fail "perf's order__start values: $(cat "$T/script.out")"
-grep -q 'sdt_shop:untyped: .* arg1=200 ' "$T/script.out" ||
+grep -q 'sdt_sdtlist_shop:untyped: .* arg1=200 ' "$T/script.out" ||
 	fail "perf's untyped values: $(cat "$T/script.out")"
 note "perf events from the printed commands carry the values"
 exit 0

@@ -28,20 +28,20 @@
 		".popsection\n")
 #define S(text) ".asciz \"" text "\"\n"
 
-NOTE(1, S("shop") S("order__start") S("3") S("const char *") S("customer")
+NOTE(1, S("sdtlist_shop") S("order__start") S("3") S("const char *") S("customer")
 		S("int") S("items") S("unsigned long long") S("cents"));
-NOTE(1, S("shop") S("order__start") S("3") S("const char *") S("customer")
+NOTE(1, S("sdtlist_shop") S("order__start") S("3") S("const char *") S("customer")
 		S("int") S("items") S("unsigned long long") S("cents"));
-NOTE(1, S("shop") S("refund") S("2") S("long") S("amount") S("struct conn *")
+NOTE(1, S("sdtlist_shop") S("refund") S("2") S("long") S("amount") S("struct conn *")
 		S(""));
-NOTE(1, S("shop") S("refund") S("2") S("int") S("amount") S("void *")
+NOTE(1, S("sdtlist_shop") S("refund") S("2") S("int") S("amount") S("void *")
 		S("conn"));
-NOTE(1, S("shop") S("mismatch") S("3") S("int") S("a") S("int") S("b")
+NOTE(1, S("sdtlist_shop") S("mismatch") S("3") S("int") S("a") S("int") S("b")
 		S("int") S("c"));
-NOTE(1, S("shop") S("bad") S("x") S("int") S("a"));
-NOTE(2, S("shop") S("untyped") S("2") S("char *") S("nope") S("char *")
+NOTE(1, S("sdtlist_shop") S("bad") S("x") S("int") S("a"));
+NOTE(2, S("sdtlist_shop") S("untyped") S("2") S("char *") S("nope") S("char *")
 		S("nope"));
-NOTE(1, S("shop") S("many") S("8") S("long") S("a") S("long") S("b")
+NOTE(1, S("sdtlist_shop") S("many") S("8") S("long") S("a") S("long") S("b")
 		S("long") S("c") S("long") S("d") S("long") S("e") S("long")
 		S("f") S("long") S("g") S("long") S("h"));
 
@@ -57,12 +57,12 @@ static void fire(const char *customer, int items, unsigned long long cents)
 {
 	static struct conn c = { 3 };
 
-	DTRACE_PROBE3(shop, order__start, customer, items, cents);
-	DTRACE_PROBE2(shop, refund, amount, &c);
-	DTRACE_PROBE1(shop, mismatch, items);
-	DTRACE_PROBE1(shop, bad, items);
-	DTRACE_PROBE2(shop, untyped, small, neg);
-	DTRACE_PROBE8(shop, many, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
+	DTRACE_PROBE3(sdtlist_shop, order__start, customer, items, cents);
+	DTRACE_PROBE2(sdtlist_shop, refund, amount, &c);
+	DTRACE_PROBE1(sdtlist_shop, mismatch, items);
+	DTRACE_PROBE1(sdtlist_shop, bad, items);
+	DTRACE_PROBE2(sdtlist_shop, untyped, small, neg);
+	DTRACE_PROBE8(sdtlist_shop, many, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
 }
 
 int main(int argc, char **argv)

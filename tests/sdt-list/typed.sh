@@ -14,23 +14,23 @@ $CC -O2 -I"$top_srcdir/include" -o "$T/typed" "$top_srcdir/tests/sdt-list/typed.
 	fail "cannot build typed.c"
 "$SDT_LIST" "$T/typed" >"$T/out" 2>"$T/err"
 expect_eq "listing with a malformed record: status" 0 $?
-expect_eq "the listing" "shop:order__start(const char *customer, int items, unsigned long long cents)  1 site
-shop:refund(long amount, struct conn *)  1 site
-shop:mismatch(int32)  1 site
-shop:bad(int32)  1 site
-shop:untyped(uint8, int16)  1 site
-shop:many(long a, long b, long c, long d, long e, long f, long g, long h)  1 site" "$(cat "$T/out")"
+expect_eq "the listing" "sdtlist_shop:order__start(const char *customer, int items, unsigned long long cents)  1 site
+sdtlist_shop:refund(long amount, struct conn *)  1 site
+sdtlist_shop:mismatch(int32)  1 site
+sdtlist_shop:bad(int32)  1 site
+sdtlist_shop:untyped(uint8, int16)  1 site
+sdtlist_shop:many(long a, long b, long c, long d, long e, long f, long g, long h)  1 site" "$(cat "$T/out")"
 grep -q "^sdt-list: warning: $T/typed: type record 6 in .note.sdtkit ignored (malformed: " "$T/err" ||
 	fail "no warning for the malformed record: $(cat "$T/err")"
 
 "$SDT_LIST" --check "$T/typed" >"$T/out" 2>/dev/null
 expect_eq "--check: status" 0 $?
-sed -n '/^shop:refund/,/^shop:mismatch/p' "$T/out" | grep -q 'warning: its type records disagree' ||
+sed -n '/^sdtlist_shop:refund/,/^sdtlist_shop:mismatch/p' "$T/out" | grep -q 'warning: its type records disagree' ||
 	fail "--check does not report disagreeing records: $(cat "$T/out")"
-sed -n '/^shop:mismatch/,/^shop:bad/p' "$T/out" |
+sed -n '/^sdtlist_shop:mismatch/,/^sdtlist_shop:bad/p' "$T/out" |
 	grep -q 'warning: its type record has 3 arguments, its spec 1: types not used' ||
 	fail "--check does not report the count mismatch: $(cat "$T/out")"
-sed -n '/^shop:order__start/,/^shop:refund/p' "$T/out" | grep -q warning &&
+sed -n '/^sdtlist_shop:order__start/,/^sdtlist_shop:refund/p' "$T/out" | grep -q warning &&
 	fail "--check warns about repeated identical records: $(cat "$T/out")"
 
 "$SDT_LIST" --json "$T/typed" 2>/dev/null | python3 -c '
@@ -56,7 +56,7 @@ f = open(sys.argv[1], "r+b"); f.seek(int(sys.argv[2], 16) + 4); f.write(b"\xff\x
 	"$T/damaged" "$off"
 "$SDT_LIST" "$T/damaged" >"$T/out" 2>"$T/err"
 expect_eq "damaged type records: status" 0 $?
-grep -q '^shop:order__start(uint64, int32, uint64)  1 site$' "$T/out" ||
+grep -q '^sdtlist_shop:order__start(uint64, int32, uint64)  1 site$' "$T/out" ||
 	fail "damaged type records: $(cat "$T/out")"
 grep -q "^sdt-list: warning: $T/damaged: .note.sdtkit is damaged" "$T/err" ||
 	fail "no warning for damaged type records: $(cat "$T/err")"
