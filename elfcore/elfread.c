@@ -285,7 +285,7 @@ static int apply_reloc(struct sdt_elf *f, struct relocated *rc,
 	const struct sdt_target *t = &f->target;
 	unsigned size;
 	enum sdt_reloc_op op = sdt_target_data_reloc(t, r->type, &size);
-	unsigned char *field = rc->bytes + r->offset;
+	unsigned char *field;
 	int64_t addend = r->addend;
 	struct sdt_sym_ref ref;
 	uint64_t value;
@@ -300,6 +300,7 @@ static int apply_reloc(struct sdt_elf *f, struct relocated *rc,
 		warn(f, "a relocation of %s lies outside it", SDT_NOTE_SECTION);
 		return 0;
 	}
+	field = rc->bytes + r->offset;
 	if (!r->rela)
 		addend = (int64_t)field_get(t, field, size);
 	if (ref_of(f, symtab, r->sym, addend, &ref, &value) < 0) {
