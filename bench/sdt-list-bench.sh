@@ -27,8 +27,9 @@ $CC -O2 $inc -o "$B/many" "$B/many.c" || exit 1
 n=$("$SDT_LIST" --json "$B/many" | grep -c '"provider"')
 
 header "sdt-list: list a $n-site binary" "tplist -l"
-list=$(median_ms 10 "$SDT_LIST" "$B/many")
-check=$(median_ms 10 "$SDT_LIST" --check "$B/many")
+# Twenty runs each: the two are compared with each other below.
+list=$(median_ms 20 "$SDT_LIST" "$B/many")
+check=$(median_ms 20 "$SDT_LIST" --check "$B/many")
 if [ -n "$TPLIST" ]; then
 	# A path with a `/': tplist takes a bare name for a library to find.
 	ref=$(median_ms 5 "$TPLIST" -l "$B/many")
@@ -43,12 +44,13 @@ row "list -v (every site), wall" "$(median_ms 10 "$SDT_LIST" -v "$B/many")" "$re
 row "list --json, wall" "$(median_ms 10 "$SDT_LIST" --json "$B/many")" "$ref" ms
 row "list --check, wall" "$check" "$ref" ms
 row "list --bpftrace, wall" "$(median_ms 10 "$SDT_LIST" --bpftrace "$B/many")" "$ref" ms
-if command -v valgrind >/dev/null 2>&1; then
-	row "list, instructions" "$(callgrind_ir "$SDT_LIST" "$B/many")" - Ir
-fi
-
 header "sdt-list --check against the plain listing" "listing"
 row "--check, wall" "$check" "$list" ms
+# Instructions do not move with the machine's load: the steadier figure.
+if command -v valgrind >/dev/null 2>&1; then
+	row "--check, instructions" "$(callgrind_ir "$SDT_LIST" --check "$B/many")" \
+		"$(callgrind_ir "$SDT_LIST" "$B/many")" Ir
+fi
 
 # The targets, from the figures above.
 awk -v ref="$ref" -v list="$list" -v check="$check" 'BEGIN {
