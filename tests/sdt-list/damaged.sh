@@ -84,22 +84,13 @@ run_list "good file, --check" 0 --check "$good"
 grep -q 'NOT IN CODE' "$T/out" && fail "good file flagged stale: $(cat "$T/out")"
 
 # clang + lld --gc-sections keeps the note of a dropped function (PC 0).
-if command -v clang >/dev/null 2>&1 && command -v ld.lld >/dev/null 2>&1; then
-	cat >"$T/gc.c" <<'C'
-#include <sys/sdt.h>
-void unused(int a) { DTRACE_PROBE1(gc, dropped, a); }
-int main(int argc, char **argv) { (void)argv; DTRACE_PROBE1(gc, kept, argc); return 0; }
-C
-	clang -O2 -I"$top_srcdir/include" -ffunction-sections -fuse-ld=lld \
-		-Wl,--gc-sections "$T/gc.c" -o "$T/gc" || fail "clang+lld build"
+if build_gc_stale "$T/gc"; then
 	"$SDT_LIST" --check -v "$T/gc" >"$T/out" 2>&1
 	[ $? -ne 0 ] || fail "--check passes a stale note: $(cat "$T/out")"
 	sed -n '/^gc:dropped/,/^gc:kept/p' "$T/out" | grep -q 'NOT IN CODE' ||
 		fail "gc:dropped not flagged: $(cat "$T/out")"
 	sed -n '/^gc:kept/,$p' "$T/out" | grep -q 'NOT IN CODE' &&
 		fail "gc:kept flagged: $(cat "$T/out")"
-else
-	note "clang or ld.lld missing: no --gc-sections case"
 fi
 
 # A name with ESC, a C1 CSI (0x9b), U+0085 in UTF-8, an invalid byte, and a

@@ -84,3 +84,37 @@ for s in sites:
 print("# %s: %d probe sites match readelf" % (sys.argv[3], len(got)))
 PY
 }
+
+# build_gc_stale OUT: a program whose probe gc:dropped is in a function
+# clang+lld --gc-sections dropped (its note stays, PC 0) and gc:kept in
+# main. Returns 1 (with a note) when clang or ld.lld is missing.
+build_gc_stale() {
+	if ! command -v clang >/dev/null 2>&1 || ! command -v ld.lld >/dev/null 2>&1; then
+		note "clang or ld.lld missing: no --gc-sections case"
+		return 1
+	fi
+	cat >"$1.c" <<'C'
+#include <sys/sdt.h>
+void unused(int a) { DTRACE_PROBE1(gc, dropped, a); }
+int main(int argc, char **argv) { (void)argv; DTRACE_PROBE1(gc, kept, argc); return 0; }
+C
+	clang -O2 -I"$top_srcdir/include" -ffunction-sections -fuse-ld=lld \
+		-Wl,--gc-sections "$1.c" -o "$1" || fail "clang+lld build"
+}
+
+# start_host OUTFILE CMD...: run CMD in the background until it prints
+# "ready PID ..."; sets HOST_PID to that PID and adds both to $PIDS.
+start_host() {
+	out=$1
+	shift
+	"$@" >"$out" 2>&1 &
+	PIDS="${PIDS:-} $!"
+	i=0
+	until grep -q '^ready' "$out"; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "$1 did not start: $(cat "$out")"
+		sleep 0.1
+	done
+	HOST_PID=$(sed -n 's/^ready \([0-9]*\) .*/\1/p' "$out")
+	PIDS="$PIDS $HOST_PID"
+}

@@ -39,34 +39,17 @@ note "bpftrace program: every value as passed"
 
 # A stale note (clang+lld --gc-sections kept the note of a dropped
 # function) is left out with a comment: the program still loads and runs.
-if command -v clang >/dev/null 2>&1 && command -v ld.lld >/dev/null 2>&1; then
-	cat >"$T/gc.c" <<'C'
-#include <sys/sdt.h>
-void unused(int a) { DTRACE_PROBE1(gc, dropped, a); }
-int main(int argc, char **argv) { (void)argv; DTRACE_PROBE1(gc, kept, argc); return 0; }
-C
-	clang -O2 -I"$top_srcdir/include" -ffunction-sections -fuse-ld=lld \
-		-Wl,--gc-sections "$T/gc.c" -o "$T/gc" || fail "clang+lld build"
+if build_gc_stale "$T/gc"; then
 	"$SDT_LIST" --bpftrace "$T/gc" >"$T/gc.bt" || fail "--bpftrace on gc"
 	grep -q '^// gc:dropped: left out: every site is a stale note' "$T/gc.bt" ||
 		fail "stale probe not left out: $(cat "$T/gc.bt")"
 	out=$(bpftrace_run "$T/gc.bt" -c "$T/gc" 2>&1) || fail "bpftrace on gc.bt: $out"
 	echo "$out" | grep -qx 'gc:kept arg0=1' || fail "gc:kept not traced: $out"
-else
-	note "clang or ld.lld missing: no stale-note program"
 fi
 
 # A live libstapsdt provider in a memfd, by -p.
-"$HOST" >"$T/host.out" 2>&1 &
-PIDS=$!
-i=0
-until grep -q '^ready' "$T/host.out"; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "memfd-host did not start: $(cat "$T/host.out")"
-	sleep 0.1
-done
-hpid=$(sed -n 's/^ready \([0-9]*\) .*/\1/p' "$T/host.out")
-PIDS="$PIDS $hpid"
+start_host "$T/host.out" "$HOST"
+hpid=$HOST_PID
 "$SDT_LIST" --bpftrace -p "$hpid" 'sdtlist:*' >"$T/pid.bt" || fail "--bpftrace -p failed"
 grep -q "^usdt:/proc/$hpid/fd/[0-9]*:sdtlist:tick$" "$T/pid.bt" ||
 	fail "no /proc/PID/fd attach path: $(cat "$T/pid.bt")"
@@ -79,16 +62,8 @@ note "bpftrace -p on the memfd provider: $(echo "$vals" | wc -w) consecutive tic
 
 PHOST=$top_builddir/tests/libstapsdt/probe-host
 [ -x "$PHOST" ] || fail "$PHOST is not built"
-"$PHOST" --provider sdtlistbt --seconds 60 >"$T/ph.out" 2>&1 &
-PIDS="$PIDS $!"
-i=0
-until grep -q '^ready' "$T/ph.out"; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "probe-host did not start: $(cat "$T/ph.out")"
-	sleep 0.1
-done
-ppid=$(sed -n 's/^ready \([0-9]*\) .*/\1/p' "$T/ph.out")
-PIDS="$PIDS $ppid"
+start_host "$T/ph.out" "$PHOST" --provider sdtlistbt --seconds 60
+ppid=$HOST_PID
 "$SDT_LIST" --bpftrace -p "$ppid" 'sdtlistbt:[su]6' 'sdtlistbt:m12' >"$T/ph.bt" ||
 	fail "--bpftrace -p on probe-host failed"
 grep -q '// bpftrace 0.17 reads only arg0-arg5 on x86_64: arguments 6-11 are not printed' \
