@@ -2,7 +2,7 @@
 # sdt-list lists exactly what `readelf -n' shows: the same probes in the
 # same order, with the same addresses, base, semaphore and argument specs,
 # for executables (PIE and not) and shared objects built with SystemTap's
-# <sys/sdt.h> and with ours, and for cross-built objects; the text listing
+# <sys/sdt.h> and with ours, and for cross-built objects; the -v listing
 # shows every site.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/sdt-list/lib.sh"
