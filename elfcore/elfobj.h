@@ -5,8 +5,11 @@
  * the target's, never the host's.
  *
  *  - sdt_elf_*: open an executable, shared object or relocatable object
- *    (from a path, an fd or memory), list its stapsdt notes, and map
- *    addresses to file offsets the way uprobes want them.
+ *    (from a path, an fd or memory), list its stapsdt notes (in a
+ *    relocatable object with their relocations applied, as readelf shows
+ *    them) and sdtkit type records, and map addresses to file offsets the
+ *    way uprobes want them. A damaged file (headers or sections past its
+ *    end) is an error, never an empty listing.
  *  - sdt_write_semaphore_object(): dtrace-gen -G. A relocatable object with
  *    one zeroed 2-byte semaphore per probe in ".probes" and nothing that
  *    records a path or a time.
@@ -26,9 +29,32 @@
 #include "note.h"
 #include "target.h"
 
+/* What a relocated address field of a note refers to (ET_REL). */
+struct sdt_sym_ref {
+	const char *symbol; /* section name for section symbols; NULL: none */
+	int64_t offset; /* from the symbol: symbol+offset is the address */
+	size_t shndx; /* section the symbol is defined in (0: undefined) */
+	int is_section; /* a section symbol: show `.text+0x0', not `.text' */
+};
+
 struct sdt_probe {
 	struct sdt_note note; /* strings point into the file's note data */
 	uint64_t note_offset; /* of the note within its section */
+	/*
+	 * Relocatable objects: what the note's PC and semaphore are relocated
+	 * against; the note's fields then hold symbol value + addend, as
+	 * `readelf -n' shows them.
+	 */
+	struct sdt_sym_ref pc_ref, sema_ref;
+	/* private: where the descriptor is, for relocations */
+	size_t desc_offset_;
+	size_t shndx_;
+};
+
+/* One sdtkit type record (SDT_TYPES_NT): its descriptor bytes. */
+struct sdt_type_note {
+	const char *desc;
+	size_t size;
 };
 
 struct sdt_elf {
@@ -38,9 +64,16 @@ struct sdt_elf {
 	uint64_t base_addr; /* its address in this file */
 	struct sdt_probe *probes;
 	size_t nprobes;
+	struct sdt_type_note *type_notes; /* SDT_TYPES_SECTION, in order */
+	size_t ntype_notes;
+	int types_damaged; /* SDT_TYPES_SECTION unreadable past some record */
 	char warning[256]; /* set when some notes could not be read */
 	/* private */
 	void *elf_; /* Elf * */
+	struct sdt_elf_section *sections_;
+	size_t nsections_;
+	unsigned char **owned_; /* relocated copies of note sections */
+	size_t nowned_;
 	int fd_;
 	int own_fd_;
 };
@@ -48,8 +81,11 @@ struct sdt_elf {
 /*
  * Open PATH (or FD, or the LEN bytes at IMAGE, which must outlive F) and
  * read its probes. Returns 0, or a negative errno with the reason in ERR:
- * -ENOEXEC not ELF, -EIO unreadable. Malformed notes do not fail the open:
- * the probes before them are kept and F->warning says what was wrong.
+ * -ENOEXEC not ELF, -EIO unreadable, -EBADMSG damaged (truncated: headers
+ * or sections past the end of the file), -EINVAL not a regular file (a
+ * FIFO, device or directory: refused without blocking). Malformed notes do
+ * not fail the open: the probes before them are kept and F->warning says
+ * what was wrong.
  */
 int sdt_elf_open(struct sdt_elf *f, const char *path, char *err,
 		 size_t errlen);
@@ -73,8 +109,23 @@ uint64_t sdt_probe_addr(const struct sdt_elf *f, const struct sdt_probe *p);
 int sdt_elf_addr_to_offset(const struct sdt_elf *f, uint64_t addr,
 			   uint64_t *off);
 
-/* Name of the section that contains ADDR, or NULL. */
+/* Name of the allocated section that contains ADDR, or NULL. */
 const char *sdt_elf_section_at(const struct sdt_elf *f, uint64_t addr);
+
+/*
+ * Name of the section the probe's site is in (for a relocatable object,
+ * the one its PC is relocated against), or NULL.
+ */
+const char *sdt_probe_section(const struct sdt_elf *f,
+			      const struct sdt_probe *p);
+
+/*
+ * 1 when the probe's site is in executable code: an SHF_EXECINSTR section
+ * (the section its PC is relocated against in a relocatable object), or an
+ * executable PT_LOAD when the file has no section headers. 0 for a stale
+ * note (a linker dropped its code but kept the note) or a damaged one.
+ */
+int sdt_probe_in_code(const struct sdt_elf *f, const struct sdt_probe *p);
 
 /*
  * Both writers take, optionally, one more note section: EXTRA_NOTES_SIZE
@@ -85,7 +136,7 @@ const char *sdt_elf_section_at(const struct sdt_elf *f, uint64_t addr);
  * EXTRA_NOTES_SIZE 0 there is no such section and the object is the same
  * as without the fields.
  */
-#define SDT_EXTRA_NOTE_SECTION ".note.sdtkit"
+#define SDT_EXTRA_NOTE_SECTION SDT_TYPES_SECTION
 
 /*
  * dtrace-gen -G: a relocatable object with the NSYMBOLS symbols in

@@ -7,12 +7,29 @@
  * byte order, so a corrupt note costs the probes after it, never a crash.
  * Files may come from a path, an fd (a memfd seen through /proc/PID/fd) or
  * memory (the fuzzer).
+ *
+ * Three things make a listing honest rather than merely safe:
+ *  - A damaged file is an error. libelf quietly shows a file whose section
+ *    headers lie past its end as one without sections, which would read
+ *    as "no probes"; we check every header and section against the
+ *    file's size first and name what is cut off.
+ *  - A relocatable object's notes hold zeros where the linker will put
+ *    addresses: we apply their relocations (REL and RELA, the absolute
+ *    data types the target table knows) the way readelf does, and keep
+ *    the symbols so a listing can say `.text+0x6' and name semaphores.
+ *  - Only regular files are read: a FIFO would block and a directory
+ *    gives a baffling error, so both are refused up front without waiting.
+ * The section headers are copied once into a small table: every probe asks
+ * which section holds it, and a libelf walk per probe is too slow for
+ * binaries with thousands of sites.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -22,55 +39,535 @@
 
 #define set_err sdt_errf
 
-static int add_probe(struct sdt_elf *f, const struct sdt_note *n,
-		     uint64_t off, size_t *cap)
+struct sdt_elf_section {
+	const char *name; /* "" when unnamed */
+	uint64_t addr, size, offset, flags;
+	uint32_t type, link, info;
+	Elf_Scn *scn;
+};
+
+__attribute__((format(printf, 2, 3))) static void warn(struct sdt_elf *f,
+						       const char *fmt, ...)
 {
-	if (f->nprobes == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		struct sdt_probe *p = realloc(f->probes, ncap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		f->probes = p;
-		*cap = ncap;
+	va_list ap;
+
+	if (f->warning[0])
+		return; /* the first problem is the one to fix first */
+	va_start(ap, fmt);
+	vsnprintf(f->warning, sizeof(f->warning), fmt, ap);
+	va_end(ap);
+}
+
+/* ------------------------------------------------------------------ */
+/* The file's layout, checked against its size                         */
+
+static int within(uint64_t off, uint64_t len, uint64_t size)
+{
+	return off <= size && len <= size - off;
+}
+
+static int check_segments(Elf *elf, const GElf_Ehdr *eh, uint64_t size,
+			  char *err, size_t errlen)
+{
+	/* libelf counts headers past the end as none: trust the header. */
+	size_t n = eh->e_phnum;
+
+	if (n == PN_XNUM && elf_getphdrnum(elf, &n) != 0)
+		return set_err(
+		    err, errlen, -EBADMSG,
+		    "damaged ELF file: cannot count its program headers: %s",
+		    elf_errmsg(-1));
+	if (n && !within(eh->e_phoff, (uint64_t)n * eh->e_phentsize, size))
+		return set_err(
+		    err, errlen, -EBADMSG,
+		    "truncated or damaged ELF file: %zu program headers at "
+		    "offset 0x%llx end past the end of the file (%llu bytes)",
+		    n, (unsigned long long)eh->e_phoff,
+		    (unsigned long long)size);
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			return set_err(err, errlen, -EBADMSG,
+				       "damaged ELF file: program header %zu "
+				       "unreadable: %s",
+				       i, elf_errmsg(-1));
+		if (ph.p_type == PT_LOAD &&
+		    !within(ph.p_offset, ph.p_filesz, size))
+			return set_err(
+			    err, errlen, -EBADMSG,
+			    "truncated or damaged ELF file: loadable segment "
+			    "%zu (offset 0x%llx, 0x%llx bytes) ends past the "
+			    "end of the file (%llu bytes)",
+			    i, (unsigned long long)ph.p_offset,
+			    (unsigned long long)ph.p_filesz,
+			    (unsigned long long)size);
 	}
-	f->probes[f->nprobes].note = *n;
-	f->probes[f->nprobes].note_offset = off;
-	f->nprobes++;
 	return 0;
 }
 
-static int read_note_section(struct sdt_elf *f, Elf_Scn *scn, size_t *cap)
+static int read_section(struct sdt_elf *f, Elf_Scn *scn, size_t shstrndx,
+			uint64_t size, char *err, size_t errlen)
 {
-	Elf_Data *d = elf_rawdata(scn, NULL);
+	struct sdt_elf_section *s = &f->sections_[elf_ndxscn(scn)];
+	const char *name;
+	GElf_Shdr sh;
+
+	if (!gelf_getshdr(scn, &sh))
+		return set_err(
+		    err, errlen, -EBADMSG,
+		    "damaged ELF file: section header %zu unreadable: %s",
+		    elf_ndxscn(scn), elf_errmsg(-1));
+	name = elf_strptr(f->elf_, shstrndx, sh.sh_name);
+	s->name = name ? name : "";
+	s->addr = sh.sh_addr;
+	s->size = sh.sh_size;
+	s->offset = sh.sh_offset;
+	s->flags = sh.sh_flags;
+	s->type = sh.sh_type;
+	s->link = sh.sh_link;
+	s->info = sh.sh_info;
+	s->scn = scn;
+	if (sh.sh_type != SHT_NOBITS && !within(sh.sh_offset, sh.sh_size, size))
+		return set_err(err, errlen, -EBADMSG,
+			       "truncated or damaged ELF file: section %.64s "
+			       "(offset 0x%llx, 0x%llx bytes) ends past the "
+			       "end of the file (%llu bytes)",
+			       s->name, (unsigned long long)sh.sh_offset,
+			       (unsigned long long)sh.sh_size,
+			       (unsigned long long)size);
+	return 0;
+}
+
+/* Copy the section headers, refusing any that lie outside the file. */
+static int read_sections(struct sdt_elf *f, const GElf_Ehdr *eh, uint64_t size,
+			 char *err, size_t errlen)
+{
+	Elf *elf = f->elf_;
+	size_t n = eh->e_shnum, shstrndx;
+	Elf_Scn *scn = NULL;
+	int r;
+
+	/* Extended numbering keeps the count in section 0; else trust e_shnum.
+	 */
+	if (!n && eh->e_shoff && !within(eh->e_shoff, eh->e_shentsize, size))
+		return set_err(
+		    err, errlen, -EBADMSG,
+		    "truncated or damaged ELF file: section headers at offset "
+		    "0x%llx lie past the end of the file (%llu bytes)",
+		    (unsigned long long)eh->e_shoff, (unsigned long long)size);
+	if (!n && eh->e_shoff && elf_getshdrnum(elf, &n) != 0)
+		return set_err(err, errlen, -EBADMSG,
+			       "truncated or damaged ELF file: cannot count "
+			       "its sections: %s",
+			       elf_errmsg(-1));
+	if (n && !within(eh->e_shoff, (uint64_t)n * eh->e_shentsize, size))
+		return set_err(
+		    err, errlen, -EBADMSG,
+		    "truncated or damaged ELF file: %zu section headers at "
+		    "offset 0x%llx end past the end of the file (%llu bytes)",
+		    n, (unsigned long long)eh->e_shoff,
+		    (unsigned long long)size);
+	if (!n)
+		return 0; /* stripped of section headers: nothing to list */
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return set_err(err, errlen, -EBADMSG,
+			       "damaged ELF file: no section name table: %s",
+			       elf_errmsg(-1));
+	f->sections_ = calloc(n, sizeof(*f->sections_));
+	if (!f->sections_)
+		return set_err(err, errlen, -ENOMEM, "out of memory");
+	f->nsections_ = n;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (elf_ndxscn(scn) >= n)
+			break;
+		if ((r = read_section(f, scn, shstrndx, size, err, errlen)) < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Relocations of the notes of a relocatable object                    */
+
+/* What the absolute relocation at OFFSET of the section refers to. */
+struct ref_at {
+	uint64_t offset;
+	struct sdt_sym_ref ref;
+};
+
+/* A note section's bytes with its relocations applied, as readelf does. */
+struct relocated {
+	unsigned char *bytes; /* NULL: no relocations */
+	size_t size;
+	struct ref_at *refs; /* sorted by offset once complete */
+	size_t nrefs;
+};
+
+struct reloc {
+	uint64_t offset; /* in the note section */
+	uint32_t type;
+	size_t sym;
+	int64_t addend;
+	int rela; /* REL keeps the addend in the field */
+};
+
+static uint64_t field_get(const struct sdt_target *t, const unsigned char *p,
+			  unsigned size)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < size; i++)
+		v |=
+		    (uint64_t)p[t->byte_order == ELFDATA2MSB ? i : size - 1 - i]
+		    << 8 * (size - 1 - i);
+	return v;
+}
+
+static void field_put(const struct sdt_target *t, unsigned char *p,
+		      unsigned size, uint64_t v)
+{
+	for (unsigned i = 0; i < size; i++)
+		p[t->byte_order == ELFDATA2MSB ? i : size - 1 - i] =
+		    (unsigned char)(v >> 8 * (size - 1 - i));
+}
+
+/*
+ * Symbol INDEX of SYMTAB as a listing names it, and its value + ADDEND.
+ * Section symbols and assembler-local labels (riscv keeps `.L' labels for
+ * linker relaxation) read as section+offset; others by name.
+ */
+static int ref_of(const struct sdt_elf *f, const struct sdt_elf_section *symtab,
+		  size_t index, int64_t addend, struct sdt_sym_ref *ref,
+		  uint64_t *value)
+{
+	Elf_Data *d = elf_getdata(symtab->scn, NULL);
+	const char *name;
+	GElf_Sym sym;
+
+	if (!d || !gelf_getsym(d, (int)index, &sym))
+		return -1;
+	*value = sym.st_value + (uint64_t)addend;
+	name = elf_strptr(f->elf_, symtab->link, sym.st_name);
+	ref->shndx = sym.st_shndx < f->nsections_ ? sym.st_shndx : 0;
+	ref->is_section = GELF_ST_TYPE(sym.st_info) == STT_SECTION ||
+			  (GELF_ST_BIND(sym.st_info) == STB_LOCAL &&
+			   GELF_ST_TYPE(sym.st_info) == STT_NOTYPE && name &&
+			   !strncmp(name, ".L", 2));
+	if (ref->is_section) {
+		name = ref->shndx ? f->sections_[ref->shndx].name : NULL;
+		ref->offset = (int64_t)*value;
+	} else {
+		ref->offset = addend;
+	}
+	ref->symbol = name;
+	return name ? 0 : -1;
+}
+
+static int add_ref(struct relocated *rc, uint64_t offset,
+		   const struct sdt_sym_ref *ref)
+{
+	struct ref_at *n = realloc(rc->refs, (rc->nrefs + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	rc->refs = n;
+	n[rc->nrefs].offset = offset;
+	n[rc->nrefs].ref = *ref;
+	rc->nrefs++;
+	return 0;
+}
+
+static int apply_reloc(struct sdt_elf *f, struct relocated *rc,
+		       const struct sdt_elf_section *symtab,
+		       const struct reloc *r)
+{
+	const struct sdt_target *t = &f->target;
+	unsigned size;
+	enum sdt_reloc_op op = sdt_target_data_reloc(t, r->type, &size);
+	unsigned char *field;
+	int64_t addend = r->addend;
+	struct sdt_sym_ref ref;
+	uint64_t value;
+
+	if (op == SDT_RELOC_NONE) {
+		if (r->type) /* R_*_NONE is 0 everywhere */
+			warn(f, "relocation type %u in %s not applied", r->type,
+			     SDT_NOTE_SECTION);
+		return 0;
+	}
+	if (r->offset > rc->size || size > rc->size - r->offset) {
+		warn(f, "a relocation of %s lies outside it", SDT_NOTE_SECTION);
+		return 0;
+	}
+	field = rc->bytes + r->offset;
+	if (!r->rela)
+		addend = (int64_t)field_get(t, field, size);
+	if (ref_of(f, symtab, r->sym, addend, &ref, &value) < 0) {
+		warn(f, "a relocation of %s names an unreadable symbol",
+		     SDT_NOTE_SECTION);
+		return 0;
+	}
+	if (op == SDT_RELOC_ADD)
+		value = field_get(t, field, size) + value;
+	else if (op == SDT_RELOC_SUB)
+		value = field_get(t, field, size) - value;
+	field_put(t, field, size, value);
+	if (op == SDT_RELOC_ABS && size == sdt_target_addr_size(t))
+		return add_ref(rc, r->offset, &ref);
+	return 0;
+}
+
+static int apply_relocs(struct sdt_elf *f, const struct sdt_elf_section *rs,
+			struct relocated *rc)
+{
+	Elf_Data *d = elf_getdata(rs->scn, NULL);
+	int rela = rs->type == SHT_RELA;
+	size_t n =
+	    d ? d->d_size / gelf_fsize(f->elf_, rela ? ELF_T_RELA : ELF_T_REL,
+				       1, EV_CURRENT)
+	      : 0;
+	int r = 0;
+
+	if (!d || rs->link >= f->nsections_) {
+		warn(f, "relocations of %s unreadable: addresses not relocated",
+		     SDT_NOTE_SECTION);
+		return 0;
+	}
+	for (size_t i = 0; i < n && r == 0; i++) {
+		struct reloc rl = {.rela = rela};
+		GElf_Rela ra = {0};
+		GElf_Rel rel;
+
+		if (rela ? !gelf_getrela(d, (int)i, &ra)
+			 : !gelf_getrel(d, (int)i, &rel))
+			break;
+		if (!rela) {
+			ra.r_offset = rel.r_offset;
+			ra.r_info = rel.r_info;
+		}
+		rl.offset = ra.r_offset;
+		rl.addend = ra.r_addend;
+		rl.type = (uint32_t)GELF_R_TYPE(ra.r_info);
+		rl.sym = (size_t)GELF_R_SYM(ra.r_info);
+		r = apply_reloc(f, rc, &f->sections_[rs->link], &rl);
+	}
+	return r;
+}
+
+static int cmp_refs(const void *a, const void *b)
+{
+	uint64_t oa = ((const struct ref_at *)a)->offset;
+	uint64_t ob = ((const struct ref_at *)b)->offset;
+
+	return oa < ob ? -1 : oa > ob;
+}
+
+/* Copy note section SHNDX (DATA) and apply every relocation against it. */
+static int relocate(struct sdt_elf *f, size_t shndx, const Elf_Data *data,
+		    struct relocated *rc)
+{
+	int r = 0;
+
+	for (size_t i = 1; i < f->nsections_ && r == 0; i++) {
+		const struct sdt_elf_section *s = &f->sections_[i];
+
+		if ((s->type != SHT_REL && s->type != SHT_RELA) ||
+		    s->info != shndx || !s->scn)
+			continue;
+		if (!rc->bytes) {
+			rc->bytes = malloc(data->d_size ? data->d_size : 1);
+			if (!rc->bytes)
+				return -ENOMEM;
+			memcpy(rc->bytes, data->d_buf, data->d_size);
+			rc->size = data->d_size;
+		}
+		r = apply_relocs(f, s, rc);
+	}
+	if (rc->nrefs)
+		qsort(rc->refs, rc->nrefs, sizeof(*rc->refs), cmp_refs);
+	return r;
+}
+
+/* The reference of the field at OFFSET, or none. */
+static struct sdt_sym_ref ref_for(const struct relocated *rc, uint64_t offset)
+{
+	struct ref_at key = {.offset = offset};
+	const struct ref_at *r = rc->nrefs ? bsearch(&key, rc->refs, rc->nrefs,
+						     sizeof(key), cmp_refs)
+					   : NULL;
+
+	return r ? r->ref : (struct sdt_sym_ref){0};
+}
+
+/* Keep BYTES for the life of F: its probes' strings point into them. */
+static int own(struct sdt_elf *f, unsigned char *bytes)
+{
+	unsigned char **n =
+	    realloc(f->owned_, (f->nowned_ + 1) * sizeof(*f->owned_));
+
+	if (!n)
+		return -ENOMEM;
+	f->owned_ = n;
+	n[f->nowned_++] = bytes;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Notes                                                               */
+
+static int add_probe(struct sdt_elf *f, const struct sdt_probe *p, size_t *cap)
+{
+	if (f->nprobes == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		struct sdt_probe *np = realloc(f->probes, ncap * sizeof(*np));
+		if (!np)
+			return -ENOMEM;
+		f->probes = np;
+		*cap = ncap;
+	}
+	f->probes[f->nprobes++] = *p;
+	return 0;
+}
+
+/* Decode the notes of BUF (note section SHNDX) into F's probes. */
+static int decode_notes(struct sdt_elf *f, size_t shndx,
+			const unsigned char *buf, size_t size,
+			const struct relocated *rc, size_t *cap)
+{
+	unsigned asz = sdt_target_addr_size(&f->target);
+	struct sdt_probe p;
 	size_t off = 0;
-	struct sdt_note n;
+	int r;
+
+	memset(&p, 0, sizeof(p));
+	p.shndx_ = shndx;
+	while ((r = sdt_note_decode(&f->target, buf, size, &off, &p.note)) >=
+	       0) {
+		if (r != 1)
+			continue;
+		p.note_offset = off;
+		/* The strings follow the three address fields. */
+		p.desc_offset_ =
+		    (size_t)((const unsigned char *)p.note.provider - buf) -
+		    3 * asz;
+		p.pc_ref = ref_for(rc, p.desc_offset_);
+		p.sema_ref = ref_for(rc, p.desc_offset_ + 2 * asz);
+		if ((r = add_probe(f, &p, cap)) < 0)
+			return r;
+	}
+	if (r == -EINVAL)
+		warn(f, "malformed note at offset %zu of %s: later probes lost",
+		     off, SDT_NOTE_SECTION);
+	return 0;
+}
+
+static int read_note_section(struct sdt_elf *f, size_t shndx, size_t *cap)
+{
+	Elf_Data *d = elf_rawdata(f->sections_[shndx].scn, NULL);
+	struct relocated rc = {0};
 	int r;
 
 	if (!d) {
-		snprintf(f->warning, sizeof(f->warning),
-			 "note section unreadable: %s", elf_errmsg(-1));
+		warn(f, "note section unreadable: %s", elf_errmsg(-1));
 		return 0;
 	}
 	if (!d->d_buf)
 		return 0;
-	while ((r = sdt_note_decode(&f->target, d->d_buf, d->d_size, &off,
-				    &n)) >= 0) {
-		if (r == 1 && (r = add_probe(f, &n, off, cap)) < 0)
-			return r;
-	}
-	if (r == -EINVAL)
-		snprintf(f->warning, sizeof(f->warning),
-			 "malformed note at offset %zu of %s: later probes lost",
-			 off, SDT_NOTE_SECTION);
+	/* A relocatable object's notes are only whole once relocated. */
+	if (f->type == ET_REL && (r = relocate(f, shndx, d, &rc)) < 0)
+		goto out;
+	if (rc.bytes && (r = own(f, rc.bytes)) < 0)
+		goto out;
+	r = decode_notes(f, shndx, rc.bytes ? rc.bytes : d->d_buf, d->d_size,
+			 &rc, cap);
+	rc.bytes = NULL; /* owned by F now */
+out:
+	free(rc.bytes);
+	free(rc.refs);
+	return r;
+}
+
+static int add_type_note(struct sdt_elf *f, const char *desc, size_t size)
+{
+	struct sdt_type_note *n = realloc(
+	    f->type_notes, (f->ntype_notes + 1) * sizeof(*f->type_notes));
+
+	if (!n)
+		return -ENOMEM;
+	f->type_notes = n;
+	n[f->ntype_notes].desc = desc;
+	n[f->ntype_notes].size = size;
+	f->ntype_notes++;
 	return 0;
 }
+
+/* sdtkit type records: libelf turns the note headers to our byte order. */
+static int read_type_section(struct sdt_elf *f, Elf_Scn *scn)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t off = 0, next, name_at, desc_at;
+	GElf_Nhdr nh;
+	int r;
+
+	/* Damage here costs type names, never the listing: no warning(). */
+	if (!d || (d->d_size && !d->d_buf)) {
+		f->types_damaged = 1;
+		return 0;
+	}
+	for (; off < d->d_size; off = next) {
+		const char *name;
+
+		next = gelf_getnote(d, off, &nh, &name_at, &desc_at);
+		if (!next) {
+			f->types_damaged = 1;
+			break;
+		}
+		name = (const char *)d->d_buf + name_at;
+		if (nh.n_type != SDT_TYPES_NT ||
+		    nh.n_namesz != sizeof(SDT_TYPES_OWNER) ||
+		    memcmp(name, SDT_TYPES_OWNER, sizeof(SDT_TYPES_OWNER)))
+			continue;
+		r = add_type_note(f, (const char *)d->d_buf + desc_at,
+				  nh.n_descsz);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int read_notes(struct sdt_elf *f)
+{
+	size_t cap = 0;
+	int r = 0;
+
+	for (size_t i = 1; i < f->nsections_ && r >= 0; i++) {
+		const struct sdt_elf_section *s = &f->sections_[i];
+
+		if (!s->scn)
+			continue;
+		if (!strcmp(s->name, SDT_BASE_SECTION)) {
+			f->has_base = 1;
+			f->base_addr = s->addr;
+		} else if (s->type == SHT_NOTE &&
+			   !strcmp(s->name, SDT_NOTE_SECTION)) {
+			r = read_note_section(f, i, &cap);
+		} else if (s->type == SHT_NOTE &&
+			   !strcmp(s->name, SDT_TYPES_SECTION)) {
+			r = read_type_section(f, s->scn);
+		}
+	}
+	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* Opening                                                             */
 
 static int read_probes(struct sdt_elf *f, char *err, size_t errlen)
 {
 	Elf *elf = f->elf_;
 	GElf_Ehdr eh;
-	size_t shstrndx, cap = 0;
-	Elf_Scn *scn = NULL;
+	size_t size = 0;
 	int r;
 
 	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
@@ -80,28 +577,14 @@ static int read_probes(struct sdt_elf *f, char *err, size_t errlen)
 	f->target.machine = eh.e_machine;
 	f->target.flags = eh.e_flags;
 	f->type = eh.e_type;
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return set_err(err, errlen, -ENOEXEC,
-			       "no section name table: %s", elf_errmsg(-1));
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!name)
-			continue;
-		if (!strcmp(name, SDT_BASE_SECTION)) {
-			f->has_base = 1;
-			f->base_addr = sh.sh_addr;
-		} else if (sh.sh_type == SHT_NOTE &&
-			   !strcmp(name, SDT_NOTE_SECTION)) {
-			if ((r = read_note_section(f, scn, &cap)) < 0)
-				return set_err(err, errlen, r, "out of memory");
-		}
-	}
+	if (!elf_rawfile(elf, &size))
+		return set_err(err, errlen, -EIO, "cannot read the file: %s",
+			       elf_errmsg(-1));
+	if ((r = check_segments(elf, &eh, size, err, errlen)) < 0 ||
+	    (r = read_sections(f, &eh, size, err, errlen)) < 0)
+		return r;
+	if ((r = read_notes(f)) < 0)
+		return set_err(err, errlen, r, "out of memory");
 	return 0;
 }
 
@@ -126,24 +609,53 @@ static void init(struct sdt_elf *f)
 	elf_version(EV_CURRENT);
 }
 
+static const char *file_kind(mode_t mode)
+{
+	return S_ISDIR(mode)	? "a directory"
+	       : S_ISFIFO(mode) ? "a FIFO"
+	       : S_ISCHR(mode)	? "a character device"
+	       : S_ISBLK(mode)	? "a block device"
+	       : S_ISSOCK(mode) ? "a socket"
+				: "not a plain file";
+}
+
+/* Only regular files (memfds are): anything else would block or mislead. */
+static int check_regular(int fd, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return set_err(err, errlen, -errno, "cannot stat: %s",
+			       strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return set_err(err, errlen, -EINVAL,
+			       "not a regular file (%s): give an executable, "
+			       "shared object or relocatable object",
+			       file_kind(st.st_mode));
+	return 0;
+}
+
 int sdt_elf_open_fd(struct sdt_elf *f, int fd, char *err, size_t errlen)
 {
+	int r;
+
 	init(f);
+	if ((r = check_regular(fd, err, errlen)) < 0)
+		return r;
 	f->fd_ = fd;
 	return open_elf(f, elf_begin(fd, ELF_C_READ_MMAP, NULL), err, errlen);
 }
 
-int sdt_elf_open(struct sdt_elf *f, const char *path, char *err,
-		 size_t errlen)
+int sdt_elf_open(struct sdt_elf *f, const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	int r;
 
 	if (fd < 0) {
 		r = -errno;
 		init(f);
-		return set_err(err, errlen, r, "cannot open: %s",
-			       strerror(-r));
+		return set_err(err, errlen, r, "cannot open: %s", strerror(-r));
 	}
 	r = sdt_elf_open_fd(f, fd, err, errlen);
 	if (r < 0) {
@@ -168,12 +680,26 @@ void sdt_elf_close(struct sdt_elf *f)
 	if (f->own_fd_ && f->fd_ >= 0)
 		close(f->fd_);
 	free(f->probes);
+	free(f->type_notes);
+	free(f->sections_);
+	for (size_t i = 0; i < f->nowned_; i++)
+		free(f->owned_[i]);
+	free(f->owned_);
+	f->owned_ = NULL;
+	f->nowned_ = 0;
 	f->elf_ = NULL;
 	f->probes = NULL;
 	f->nprobes = 0;
+	f->type_notes = NULL;
+	f->ntype_notes = 0;
+	f->sections_ = NULL;
+	f->nsections_ = 0;
 	f->fd_ = -1;
 	f->own_fd_ = 0;
 }
+
+/* ------------------------------------------------------------------ */
+/* Addresses                                                           */
 
 uint64_t sdt_probe_addr(const struct sdt_elf *f, const struct sdt_probe *p)
 {
@@ -202,20 +728,67 @@ int sdt_elf_addr_to_offset(const struct sdt_elf *f, uint64_t addr,
 	return -ENOENT;
 }
 
-const char *sdt_elf_section_at(const struct sdt_elf *f, uint64_t addr)
+static const struct sdt_elf_section *section_at(const struct sdt_elf *f,
+						uint64_t addr)
 {
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
+	if (f->type == ET_REL)
+		return NULL; /* every section is at address 0 */
+	for (size_t i = 1; i < f->nsections_; i++) {
+		const struct sdt_elf_section *s = &f->sections_[i];
 
-	if (!f->elf_ || elf_getshdrstrndx(f->elf_, &shstrndx) != 0)
-		return NULL;
-	while ((scn = elf_nextscn(f->elf_, scn))) {
-		GElf_Shdr sh;
-
-		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
-			continue;
-		if (addr >= sh.sh_addr && addr - sh.sh_addr < sh.sh_size)
-			return elf_strptr(f->elf_, shstrndx, sh.sh_name);
+		if ((s->flags & SHF_ALLOC) && addr >= s->addr &&
+		    addr - s->addr < s->size)
+			return s;
 	}
 	return NULL;
+}
+
+const char *sdt_elf_section_at(const struct sdt_elf *f, uint64_t addr)
+{
+	const struct sdt_elf_section *s = section_at(f, addr);
+
+	return s ? s->name : NULL;
+}
+
+const char *sdt_probe_section(const struct sdt_elf *f,
+			      const struct sdt_probe *p)
+{
+	if (f->type == ET_REL)
+		return p->pc_ref.symbol && p->pc_ref.shndx
+			   ? f->sections_[p->pc_ref.shndx].name
+			   : NULL;
+	return sdt_elf_section_at(f, sdt_probe_addr(f, p));
+}
+
+/* No section headers: an executable PT_LOAD must hold ADDR. */
+static int in_exec_segment(const struct sdt_elf *f, uint64_t addr)
+{
+	size_t n;
+
+	if (!f->elf_ || elf_getphdrnum(f->elf_, &n) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(f->elf_, (int)i, &ph) ||
+		    ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		if (addr >= ph.p_vaddr && addr - ph.p_vaddr < ph.p_filesz)
+			return 1;
+	}
+	return 0;
+}
+
+int sdt_probe_in_code(const struct sdt_elf *f, const struct sdt_probe *p)
+{
+	const struct sdt_elf_section *s;
+	uint64_t addr = sdt_probe_addr(f, p);
+
+	if (f->type == ET_REL)
+		return p->pc_ref.symbol && p->pc_ref.shndx &&
+		       (f->sections_[p->pc_ref.shndx].flags & SHF_EXECINSTR);
+	if (!f->nsections_)
+		return in_exec_segment(f, addr);
+	s = section_at(f, addr);
+	return s && s->type != SHT_NOBITS && (s->flags & SHF_EXECINSTR);
 }

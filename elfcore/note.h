@@ -23,7 +23,13 @@
 #define SDT_NOTE_SECTION ".note.stapsdt"
 #define SDT_BASE_SECTION ".stapsdt.base"
 
-/* Argument types of probes: docs/typed-probes.md, elfcore/typerec.h. */
+/*
+ * sdtkit's record of each probe's argument types and names (dtrace-gen
+ * -G): notes of owner SDT_TYPES_OWNER and type SDT_TYPES_NT in a
+ * non-allocated SHT_NOTE section SDT_TYPES_SECTION; descriptor = provider,
+ * probe, argument count (decimal), then per argument its C type and name,
+ * each NUL-terminated. Format: docs/typed-probes.md; encoder: typerec.h.
+ */
 #define SDT_TYPES_SECTION ".note.sdtkit"
 #define SDT_TYPES_OWNER "sdtkit"
 #define SDT_TYPES_NT 1

@@ -278,6 +278,26 @@ const char *sdt_target_name(const struct sdt_target *t)
 	return a ? a->name : "unknown";
 }
 
+_Static_assert(NARCHES == SDT_ARCH_UNKNOWN,
+	       "enum sdt_arch has one value per row of arches[]");
+
+enum sdt_arch sdt_target_arch(const struct sdt_target *t)
+{
+	const struct arch *a = arch_of(t);
+
+	if (!a)
+		return SDT_ARCH_UNKNOWN;
+	if (t->machine == EM_PPC64)
+		return t->byte_order == ELFDATA2LSB ? SDT_ARCH_PPC64LE :
+						      SDT_ARCH_PPC64;
+	return (enum sdt_arch)(a - arches);
+}
+
+const char *sdt_arch_name(enum sdt_arch a)
+{
+	return a < SDT_ARCH_UNKNOWN ? arches[a].name : "unknown";
+}
+
 unsigned sdt_target_addr_size(const struct sdt_target *t)
 {
 	return t->elf_class == ELFCLASS64 ? 8 : 4;
@@ -295,6 +315,13 @@ unsigned sdt_target_max_args(const struct sdt_target *t)
 	if (!a || !a->stack_fmt)
 		return 0;
 	return SDT_MAX_ARGS;
+}
+
+unsigned sdt_target_arg_regs(const struct sdt_target *t)
+{
+	const struct arch *a = arch_of(t);
+
+	return a ? a->narg_regs : 0;
 }
 
 int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
@@ -321,4 +348,52 @@ uint64_t sdt_target_page_size(const struct sdt_target *t)
 	const struct arch *a = arch_of(t);
 
 	return a ? a->page_size : 65536;
+}
+
+/*
+ * Data relocations per machine (the ABI documents' numbers), kept apart
+ * from the arch rows: only readers of relocatable objects need them.
+ */
+static const struct data_reloc {
+	uint16_t machine;
+	uint16_t type;
+	unsigned char op; /* enum sdt_reloc_op */
+	unsigned char size;
+} data_relocs[] = {
+	{ EM_X86_64, 1, SDT_RELOC_ABS, 8 }, /* R_X86_64_64 */
+	{ EM_X86_64, 10, SDT_RELOC_ABS, 4 }, /* R_X86_64_32 */
+	{ EM_X86_64, 11, SDT_RELOC_ABS, 4 }, /* R_X86_64_32S */
+	{ EM_386, 1, SDT_RELOC_ABS, 4 }, /* R_386_32 */
+	{ EM_AARCH64, 257, SDT_RELOC_ABS, 8 }, /* R_AARCH64_ABS64 */
+	{ EM_AARCH64, 258, SDT_RELOC_ABS, 4 }, /* R_AARCH64_ABS32 */
+	{ EM_ARM, 2, SDT_RELOC_ABS, 4 }, /* R_ARM_ABS32 */
+	{ EM_RISCV, 2, SDT_RELOC_ABS, 8 }, /* R_RISCV_64 */
+	{ EM_RISCV, 1, SDT_RELOC_ABS, 4 }, /* R_RISCV_32 */
+	{ EM_RISCV, 33, SDT_RELOC_ADD, 1 }, /* R_RISCV_ADD8 */
+	{ EM_RISCV, 34, SDT_RELOC_ADD, 2 }, /* R_RISCV_ADD16 */
+	{ EM_RISCV, 35, SDT_RELOC_ADD, 4 }, /* R_RISCV_ADD32 */
+	{ EM_RISCV, 36, SDT_RELOC_ADD, 8 }, /* R_RISCV_ADD64 */
+	{ EM_RISCV, 37, SDT_RELOC_SUB, 1 }, /* R_RISCV_SUB8 */
+	{ EM_RISCV, 38, SDT_RELOC_SUB, 2 }, /* R_RISCV_SUB16 */
+	{ EM_RISCV, 39, SDT_RELOC_SUB, 4 }, /* R_RISCV_SUB32 */
+	{ EM_RISCV, 40, SDT_RELOC_SUB, 8 }, /* R_RISCV_SUB64 */
+	{ EM_PPC64, 38, SDT_RELOC_ABS, 8 }, /* R_PPC64_ADDR64 */
+	{ EM_PPC64, 1, SDT_RELOC_ABS, 4 }, /* R_PPC64_ADDR32 */
+	{ EM_S390, 22, SDT_RELOC_ABS, 8 }, /* R_390_64 */
+	{ EM_S390, 4, SDT_RELOC_ABS, 4 }, /* R_390_32 */
+};
+
+enum sdt_reloc_op sdt_target_data_reloc(const struct sdt_target *t,
+					uint32_t type, unsigned *size)
+{
+	for (size_t i = 0; i < sizeof(data_relocs) / sizeof(data_relocs[0]);
+	     i++) {
+		if (data_relocs[i].machine == t->machine &&
+		    data_relocs[i].type == type) {
+			*size = data_relocs[i].size;
+			return (enum sdt_reloc_op)data_relocs[i].op;
+		}
+	}
+	*size = 0;
+	return SDT_RELOC_NONE;
 }

@@ -58,6 +58,28 @@ int sdt_target_from_name(struct sdt_target *t, const char *name);
 /* Name as above; "unknown" for a machine we have no table for. */
 const char *sdt_target_name(const struct sdt_target *t);
 
+/*
+ * The table's rows, for code that keeps per-architecture tables of its own
+ * (sdt-list's models of each tracer): one value per row, in its order.
+ */
+enum sdt_arch {
+	SDT_ARCH_X86_64,
+	SDT_ARCH_I386,
+	SDT_ARCH_AARCH64,
+	SDT_ARCH_ARM,
+	SDT_ARCH_RISCV64,
+	SDT_ARCH_PPC64LE,
+	SDT_ARCH_PPC64,
+	SDT_ARCH_S390X,
+	SDT_ARCH_UNKNOWN
+};
+
+/* T's row (ppc64le or ppc64 by byte order), or SDT_ARCH_UNKNOWN. */
+enum sdt_arch sdt_target_arch(const struct sdt_target *t);
+
+/* The row's name ("x86_64"), "unknown" for SDT_ARCH_UNKNOWN. */
+const char *sdt_arch_name(enum sdt_arch a);
+
 /* 4 or 8: the size of an address, and so of a note's address fields. */
 unsigned sdt_target_addr_size(const struct sdt_target *t);
 
@@ -80,7 +102,27 @@ int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
  */
 unsigned sdt_target_max_args(const struct sdt_target *t);
 
+/* How many of those the target passes in registers (0: all on the stack). */
+unsigned sdt_target_arg_regs(const struct sdt_target *t);
+
 /* Page size to align loadable segments of a shared object to. */
 uint64_t sdt_target_page_size(const struct sdt_target *t);
+
+/* What a data relocation does to its field, given S + A. */
+enum sdt_reloc_op {
+	SDT_RELOC_NONE, /* not a data relocation we know */
+	SDT_RELOC_ABS, /* field = S + A (`.8byte sym') */
+	SDT_RELOC_ADD, /* field += S + A (riscv label differences) */
+	SDT_RELOC_SUB, /* field -= S + A */
+};
+
+/*
+ * The data relocation TYPE of target T: what it does and (in *SIZE) the
+ * bytes of its field, 1 to 8. What an assembler emits for the fields of a
+ * note: `.8byte sym', `.4byte sym', and on riscv `.4byte 2f-1f' as an
+ * ADD/SUB pair, since linker relaxation may move the labels.
+ */
+enum sdt_reloc_op sdt_target_data_reloc(const struct sdt_target *t,
+					uint32_t type, unsigned *size);
 
 #endif

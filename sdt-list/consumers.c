@@ -35,7 +35,6 @@
  * an architecture is adding a row.
  */
 #include <ctype.h>
-#include <elf.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,62 +43,22 @@
 
 #include "sdt-list.h"
 
-#ifndef EM_RISCV
-#define EM_RISCV 243
-#endif
-
-enum arch {
-	ARCH_X86_64,
-	ARCH_I386,
-	ARCH_AARCH64,
-	ARCH_ARM,
-	ARCH_RISCV64,
-	ARCH_PPC64,
-	ARCH_S390X,
-	ARCH_NONE
-};
-
-static const char *const arch_names[] = { "x86_64",  "i386",    "aarch64",
-					  "arm",     "riscv64", "ppc64le",
-					  "s390x",   "unknown" };
-
-static enum arch arch_of(const struct sdt_target *t)
+static int is_ppc64(enum sdt_arch a)
 {
-	switch (t->machine) {
-	case EM_X86_64:
-		return t->elf_class == ELFCLASS64 ? ARCH_X86_64 : ARCH_I386;
-	case EM_386:
-		return ARCH_I386;
-	case EM_AARCH64:
-		return ARCH_AARCH64;
-	case EM_ARM:
-		return ARCH_ARM;
-	case EM_RISCV:
-		return ARCH_RISCV64;
-	case EM_PPC64:
-		return ARCH_PPC64;
-	case EM_S390:
-		return ARCH_S390X;
-	default:
-		return ARCH_NONE;
-	}
+	return a == SDT_ARCH_PPC64LE || a == SDT_ARCH_PPC64;
 }
 
 const char *consumer_arch(const struct sdt_target *t)
 {
-	enum arch a = arch_of(t);
+	enum sdt_arch a = sdt_target_arch(t);
 
-	if (a == ARCH_NONE)
-		return NULL;
-	if (a == ARCH_PPC64 && t->byte_order == ELFDATA2MSB)
-		return "ppc64";
-	return arch_names[a];
+	return a == SDT_ARCH_UNKNOWN ? NULL : sdt_arch_name(a);
 }
 
 const char *consumer_name(enum consumer c)
 {
-	static const char *const names[] = { "libbpf", "bcc/bpftrace", "gdb",
-					     "perf" };
+	static const char *const names[] = {"libbpf", "bcc/bpftrace", "gdb",
+					    "perf"};
 	return c < CONSUMER_COUNT ? names[c] : "?";
 }
 
@@ -149,10 +108,10 @@ static int numbered(const char *name, const char *prefix, int lo, int hi,
 enum scan_layout {
 	SZ_OFF_REG, /* size, displacement, register name */
 	SZ_REG_OFF, /* size, register name, displacement */
-	SZ_REG, /* size, register name */
-	SZ_OFF, /* size, constant */
+	SZ_REG,	    /* size, register name */
+	SZ_OFF,	    /* size, constant */
 	SZ_OFF_NUM, /* size, displacement, register number */
-	SZ_NUM, /* size, register number */
+	SZ_NUM,	    /* size, register number */
 };
 
 struct scan_form {
@@ -163,169 +122,194 @@ struct scan_form {
 
 /* Per architecture, in the order libbpf tries them; NULL-terminated. */
 static const struct scan_form libbpf_x86[] = {
-	{ " %d @ %ld ( %%%15[^)] ) %n", SZ_OFF_REG, 3 },
-	{ " %d @ ( %%%15[^)] ) %n", SZ_REG, 2 },
-	{ " %d @ %%%15s %n", SZ_REG, 2 },
-	{ " %d @ $%ld %n", SZ_OFF, 2 },
-	{ NULL, 0, 0 },
+    {" %d @ %ld ( %%%15[^)] ) %n", SZ_OFF_REG, 3},
+    {" %d @ ( %%%15[^)] ) %n", SZ_REG, 2},
+    {" %d @ %%%15s %n", SZ_REG, 2},
+    {" %d @ $%ld %n", SZ_OFF, 2},
+    {NULL, 0, 0},
 };
 
 static const struct scan_form libbpf_s390[] = {
-	{ " %d @ %ld ( %%r%u ) %n", SZ_OFF_NUM, 3 },
-	{ " %d @ %%r%u %n", SZ_NUM, 2 },
-	{ " %d @ %ld %n", SZ_OFF, 2 },
-	{ NULL, 0, 0 },
+    {" %d @ %ld ( %%r%u ) %n", SZ_OFF_NUM, 3},
+    {" %d @ %%r%u %n", SZ_NUM, 2},
+    {" %d @ %ld %n", SZ_OFF, 2},
+    {NULL, 0, 0},
 };
 
 static const struct scan_form libbpf_aarch64[] = {
-	{ " %d @ [ %15[a-z0-9] , %ld ] %n", SZ_REG_OFF, 3 },
-	{ " %d @ [ %15[a-z0-9] ] %n", SZ_REG, 2 },
-	{ " %d @ %ld %n", SZ_OFF, 2 },
-	{ " %d @ %15[a-z0-9] %n", SZ_REG, 2 },
-	{ NULL, 0, 0 },
+    {" %d @ [ %15[a-z0-9] , %ld ] %n", SZ_REG_OFF, 3},
+    {" %d @ [ %15[a-z0-9] ] %n", SZ_REG, 2},
+    {" %d @ %ld %n", SZ_OFF, 2},
+    {" %d @ %15[a-z0-9] %n", SZ_REG, 2},
+    {NULL, 0, 0},
 };
 
 static const struct scan_form libbpf_riscv[] = {
-	{ " %d @ %ld ( %15[a-z0-9] ) %n", SZ_OFF_REG, 3 },
-	{ " %d @ %ld %n", SZ_OFF, 2 },
-	{ " %d @ %15[a-z0-9] %n", SZ_REG, 2 },
-	{ NULL, 0, 0 },
+    {" %d @ %ld ( %15[a-z0-9] ) %n", SZ_OFF_REG, 3},
+    {" %d @ %ld %n", SZ_OFF, 2},
+    {" %d @ %15[a-z0-9] %n", SZ_REG, 2},
+    {NULL, 0, 0},
 };
 
 static const struct scan_form libbpf_arm[] = {
-	{ " %d @ [ %15[a-z0-9] , #%ld ] %n", SZ_REG_OFF, 3 },
-	{ " %d @ [ %15[a-z0-9] ] %n", SZ_REG, 2 },
-	{ " %d @ #%ld %n", SZ_OFF, 2 },
-	{ " %d @ %15[a-z0-9] %n", SZ_REG, 2 },
-	{ NULL, 0, 0 },
+    {" %d @ [ %15[a-z0-9] , #%ld ] %n", SZ_REG_OFF, 3},
+    {" %d @ [ %15[a-z0-9] ] %n", SZ_REG, 2},
+    {" %d @ #%ld %n", SZ_OFF, 2},
+    {" %d @ %15[a-z0-9] %n", SZ_REG, 2},
+    {NULL, 0, 0},
 };
 
-static int libbpf_reg_ok(enum arch a, const char *r)
+static int libbpf_reg_ok(enum sdt_arch a, const char *r)
 {
 	static const char *const x86_common[] = {
-		"rip", "eip", "rax", "eax", "ax",  "al",  "rbx", "ebx", "bx",
-		"bl",  "rcx", "ecx", "cx",  "cl",  "rdx", "edx", "dx",  "dl",
-		"rsi", "esi", "si",  "sil", "rdi", "edi", "di",  "dil", "rbp",
-		"ebp", "bp",  "bpl", "rsp", "esp", "sp",  "spl", NULL
-	};
+	    "rip", "eip", "rax", "eax", "ax",  "al",  "rbx", "ebx", "bx",
+	    "bl",  "rcx", "ecx", "cx",	"cl",  "rdx", "edx", "dx",  "dl",
+	    "rsi", "esi", "si",	 "sil", "rdi", "edi", "di",  "dil", "rbp",
+	    "ebp", "bp",  "bpl", "rsp", "esp", "sp",  "spl", NULL};
 	static const char *const riscv[] = {
-		"ra", "sp", "gp", "tp", "a0", "a1", "a2", "a3", "a4", "a5",
-		"a6", "a7", "s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7",
-		"s8", "s9", "s10", "s11", "t0", "t1", "t2", "t3", "t4", "t5",
-		"t6", NULL
-	};
-	static const char *const arm[] = { "fp", "ip", "sp", "lr", "pc", NULL };
+	    "ra",  "sp",  "gp", "tp", "a0", "a1", "a2", "a3", "a4", "a5", "a6",
+	    "a7",  "s0",  "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9",
+	    "s10", "s11", "t0", "t1", "t2", "t3", "t4", "t5", "t6", NULL};
+	static const char *const arm[] = {"fp", "ip", "sp", "lr", "pc", NULL};
 	int n;
 
 	switch (a) {
-	case ARCH_X86_64:
-		if (numbered(r, "r", 8, 15, "") || numbered(r, "r", 8, 15, "d") ||
-		    numbered(r, "r", 8, 15, "w") || numbered(r, "r", 8, 15, "b"))
+	case SDT_ARCH_X86_64:
+		if (numbered(r, "r", 8, 15, "") ||
+		    numbered(r, "r", 8, 15, "d") ||
+		    numbered(r, "r", 8, 15, "w") ||
+		    numbered(r, "r", 8, 15, "b"))
 			return 1;
 		/* fall through */
-	case ARCH_I386:
+	case SDT_ARCH_I386:
 		return in_list(r, x86_common);
-	case ARCH_AARCH64:
+	case SDT_ARCH_AARCH64:
 		/* sscanf("x%d"): "x07" and "x5junk" pass, as in libbpf. */
 		if (sscanf(r, "x%d", &n) == 1)
 			return n >= 0 && n < 31;
 		return !strcmp(r, "sp");
-	case ARCH_RISCV64:
+	case SDT_ARCH_RISCV64:
 		return in_list(r, riscv);
-	case ARCH_ARM:
+	case SDT_ARCH_ARM:
 		return numbered(r, "r", 0, 10, "") || in_list(r, arm);
 	default:
 		return 0;
 	}
 }
 
-static int libbpf_check(enum arch a, const char *spec, struct verdict *v)
+static const struct scan_form *libbpf_forms(enum sdt_arch a)
 {
-	const struct scan_form *forms;
-	const char *s = spec;
-	int argn = 0;
-
 	switch (a) {
-	case ARCH_X86_64:
-	case ARCH_I386:
-		forms = libbpf_x86;
-		break;
-	case ARCH_S390X:
-		forms = libbpf_s390;
-		break;
-	case ARCH_AARCH64:
-		forms = libbpf_aarch64;
-		break;
-	case ARCH_RISCV64:
-		forms = libbpf_riscv;
-		break;
-	case ARCH_ARM:
-		forms = libbpf_arm;
-		break;
+	case SDT_ARCH_X86_64:
+	case SDT_ARCH_I386:
+		return libbpf_x86;
+	case SDT_ARCH_S390X:
+		return libbpf_s390;
+	case SDT_ARCH_AARCH64:
+		return libbpf_aarch64;
+	case SDT_ARCH_RISCV64:
+		return libbpf_riscv;
+	case SDT_ARCH_ARM:
+		return libbpf_arm;
 	default:
-		forms = NULL;
-		break;
+		return NULL;
 	}
-	while (*s) {
-		const struct scan_form *f;
-		char reg[16] = "";
-		int size = 0, len = -1, got = 0;
-		unsigned num = 0;
-		long off = 0;
+}
 
-		if (argn >= 12)
-			return refuse(v, argn, "more than 12 arguments");
-		if (!forms)
-			return refuse(v, argn,
-				      "libbpf has no USDT argument parser for %s",
-				      arch_names[a]);
-		for (f = forms; f->fmt; f++) {
-			len = -1;
-			switch (f->layout) {
-			case SZ_OFF_REG:
-				got = sscanf(s, f->fmt, &size, &off, reg, &len);
-				break;
-			case SZ_REG_OFF:
-				got = sscanf(s, f->fmt, &size, reg, &off, &len);
-				break;
-			case SZ_REG:
-				got = sscanf(s, f->fmt, &size, reg, &len);
-				break;
-			case SZ_OFF:
-				got = sscanf(s, f->fmt, &size, &off, &len);
-				break;
-			case SZ_OFF_NUM:
-				got = sscanf(s, f->fmt, &size, &off, &num, &len);
-				break;
-			case SZ_NUM:
-				got = sscanf(s, f->fmt, &size, &num, &len);
-				break;
-			}
-			if (got == f->nconv && len > 0)
-				break;
+/* What one of libbpf's sscanf() patterns took from an argument. */
+struct scanned {
+	char reg[16];
+	int size, len;
+	unsigned num;
+	long off;
+};
+
+/* The first of FORMS that matches the argument at S, or NULL. */
+static const struct scan_form *libbpf_scan(const struct scan_form *forms,
+					   const char *s, struct scanned *sc)
+{
+	for (const struct scan_form *f = forms; f->fmt; f++) {
+		int got = 0;
+
+		sc->len = -1;
+		switch (f->layout) {
+		case SZ_OFF_REG:
+			got = sscanf(s, f->fmt, &sc->size, &sc->off, sc->reg,
+				     &sc->len);
+			break;
+		case SZ_REG_OFF:
+			got = sscanf(s, f->fmt, &sc->size, sc->reg, &sc->off,
+				     &sc->len);
+			break;
+		case SZ_REG:
+			got = sscanf(s, f->fmt, &sc->size, sc->reg, &sc->len);
+			break;
+		case SZ_OFF:
+			got = sscanf(s, f->fmt, &sc->size, &sc->off, &sc->len);
+			break;
+		case SZ_OFF_NUM:
+			got = sscanf(s, f->fmt, &sc->size, &sc->off, &sc->num,
+				     &sc->len);
+			break;
+		case SZ_NUM:
+			got = sscanf(s, f->fmt, &sc->size, &sc->num, &sc->len);
+			break;
 		}
-		if (!f->fmt)
+		if (got == f->nconv && sc->len > 0)
+			return f;
+	}
+	return NULL;
+}
+
+/* What libbpf checks after a pattern matched: register, then size. */
+static int libbpf_arg_ok(enum sdt_arch a, const struct scan_form *f,
+			 const struct scanned *sc, int argn, struct verdict *v)
+{
+	int size = sc->size < 0 ? -sc->size : sc->size;
+
+	if ((f->layout == SZ_OFF_REG || f->layout == SZ_REG_OFF ||
+	     f->layout == SZ_REG) &&
+	    !libbpf_reg_ok(a, sc->reg))
+		return refuse(v, argn,
+			      "argument %d: unrecognized register `%s'", argn,
+			      sc->reg);
+	if ((f->layout == SZ_OFF_NUM || f->layout == SZ_NUM) && sc->num > 15)
+		return refuse(v, argn,
+			      "argument %d: unrecognized register `%%r%u'",
+			      argn, sc->num);
+	if (size != 1 && size != 2 && size != 4 && size != 8)
+		return refuse(v, argn,
+			      "argument %d: unsupported argument size %d", argn,
+			      size);
+	return 1;
+}
+
+static int libbpf_check(enum sdt_arch a, const char *spec, struct verdict *v)
+{
+	const struct scan_form *forms = libbpf_forms(a);
+	const char *s = spec;
+
+	for (int argn = 0; *s; argn++) {
+		const struct scan_form *f;
+		struct scanned sc = {.reg = ""};
+
+		/* libbpf's USDT_MAX_ARGS is the spec format's limit. */
+		if (argn >= SDT_MAX_ARGS)
+			return refuse(v, argn, "more than %d arguments",
+				      SDT_MAX_ARGS);
+		if (!forms)
+			return refuse(
+			    v, argn,
+			    "libbpf has no USDT argument parser for %s",
+			    sdt_arch_name(a));
+		f = libbpf_scan(forms, s, &sc);
+		if (!f)
 			return refuse(v, argn,
 				      "argument %d: unrecognized spec `%.40s'",
 				      argn, s);
-		if ((f->layout == SZ_OFF_REG || f->layout == SZ_REG_OFF ||
-		     f->layout == SZ_REG) &&
-		    !libbpf_reg_ok(a, reg))
-			return refuse(v, argn,
-				      "argument %d: unrecognized register `%s'",
-				      argn, reg);
-		if ((f->layout == SZ_OFF_NUM || f->layout == SZ_NUM) && num > 15)
-			return refuse(v, argn,
-				      "argument %d: unrecognized register `%%r%u'",
-				      argn, num);
-		if (size < 0)
-			size = -size;
-		if (size != 1 && size != 2 && size != 4 && size != 8)
-			return refuse(v, argn,
-				      "argument %d: unsupported argument size %d",
-				      argn, size);
-		s += len;
-		argn++;
+		if (!libbpf_arg_ok(a, f, &sc, argn, v))
+			return 0;
+		s += sc.len;
 	}
 	return 0;
 }
@@ -352,18 +336,15 @@ struct bcc_reg {
 
 /* bcc's x86 register table: name, normalized name, width. */
 static const struct bcc_reg bcc_x86_regs[] = {
-	{ "rax", "ax", 8 },  { "eax", "ax", 4 },  { "ax", "ax", 2 },
-	{ "al", "ax", 1 },   { "rbx", "bx", 8 },  { "ebx", "bx", 4 },
-	{ "bx", "bx", 2 },   { "bl", "bx", 1 },   { "rcx", "cx", 8 },
-	{ "ecx", "cx", 4 },  { "cx", "cx", 2 },   { "cl", "cx", 1 },
-	{ "rdx", "dx", 8 },  { "edx", "dx", 4 },  { "dx", "dx", 2 },
-	{ "dl", "dx", 1 },   { "rsi", "si", 8 },  { "esi", "si", 4 },
-	{ "si", "si", 2 },   { "sil", "si", 1 },  { "rdi", "di", 8 },
-	{ "edi", "di", 4 },  { "di", "di", 2 },   { "dil", "di", 1 },
-	{ "rbp", "bp", 8 },  { "ebp", "bp", 4 },  { "bp", "bp", 2 },
-	{ "bpl", "bp", 1 },  { "rsp", "sp", 8 },  { "esp", "sp", 4 },
-	{ "sp", "sp", 2 },   { "spl", "sp", 1 },  { "rip", "ip", 8 },
-	{ NULL, NULL, 0 },
+    {"rax", "ax", 8}, {"eax", "ax", 4}, {"ax", "ax", 2}, {"al", "ax", 1},
+    {"rbx", "bx", 8}, {"ebx", "bx", 4}, {"bx", "bx", 2}, {"bl", "bx", 1},
+    {"rcx", "cx", 8}, {"ecx", "cx", 4}, {"cx", "cx", 2}, {"cl", "cx", 1},
+    {"rdx", "dx", 8}, {"edx", "dx", 4}, {"dx", "dx", 2}, {"dl", "dx", 1},
+    {"rsi", "si", 8}, {"esi", "si", 4}, {"si", "si", 2}, {"sil", "si", 1},
+    {"rdi", "di", 8}, {"edi", "di", 4}, {"di", "di", 2}, {"dil", "di", 1},
+    {"rbp", "bp", 8}, {"ebp", "bp", 4}, {"bp", "bp", 2}, {"bpl", "bp", 1},
+    {"rsp", "sp", 8}, {"esp", "sp", 4}, {"sp", "sp", 2}, {"spl", "sp", 1},
+    {"rip", "ip", 8}, {NULL, NULL, 0},
 };
 
 static int bcc_x86_reg(const char *name, char *norm, size_t len, int *size)
@@ -375,8 +356,8 @@ static int bcc_x86_reg(const char *name, char *norm, size_t len, int *size)
 			return 1;
 		}
 	}
-	static const char *const suffix[] = { "", "d", "w", "b" };
-	static const int width[] = { 8, 4, 2, 1 };
+	static const char *const suffix[] = {"", "d", "w", "b"};
+	static const int width[] = {8, 4, 2, 1};
 	for (int i = 0; i < 4; i++) {
 		if (numbered(name, "r", 8, 15, suffix[i])) {
 			snprintf(norm, len, "r%ld", strtol(name + 1, NULL, 10));
@@ -482,8 +463,8 @@ static long bcc_x86_expr(const char *s, long pos, struct bcc_arg *a)
 	if (pos < 0)
 		return pos;
 	if (s[pos] == ',') {
-		pos = bcc_register(s, pos + 1, a->index, sizeof(a->index),
-				   &size);
+		pos =
+		    bcc_register(s, pos + 1, a->index, sizeof(a->index), &size);
 		if (pos < 0)
 			return pos;
 		if (s[pos] == ',')
@@ -534,8 +515,8 @@ static long bcc_aarch64_one(const char *s, long pos, struct bcc_arg *a)
 	int got;
 
 	pos = bcc_number(s, pos, &v, &got);
-	if (!got || !(llabs(v) == 1 || llabs(v) == 2 || llabs(v) == 4 ||
-		      llabs(v) == 8))
+	if (!got ||
+	    !(llabs(v) == 1 || llabs(v) == 2 || llabs(v) == 4 || llabs(v) == 8))
 		return -pos;
 	a->has_size = 1;
 	a->size = (int)v;
@@ -571,17 +552,16 @@ struct bcc_rx {
 };
 
 static const struct bcc_rx bcc_ppc = {
-	"^-?[1248]@",
-	{ "^i-?[0-9]+( +|$)", "^(%r)?([1-2]?[0-9]|3[0-1])( +|$)",
-	  "^-?[0-9]+\\((%r)?([1-2]?[0-9]|3[0-1])\\)( +|$)",
-	  "^(%r)?([1-2]?[0-9]|3[0-1]),(%r)?([1-2]?[0-9]|3[0-1])( +|$)" },
+    "^-?[1248]@",
+    {"^i-?[0-9]+( +|$)", "^(%r)?([1-2]?[0-9]|3[0-1])( +|$)",
+     "^-?[0-9]+\\((%r)?([1-2]?[0-9]|3[0-1])\\)( +|$)",
+     "^(%r)?([1-2]?[0-9]|3[0-1]),(%r)?([1-2]?[0-9]|3[0-1])( +|$)"},
 };
 
 static const struct bcc_rx bcc_s390 = {
-	"^-?[0-9]+@",
-	{ "^-?[0-9]+( +|$)", "^%r([0-9]|1[0-5])( +|$)",
-	  "^(-?[0-9]+)?\\(%r([0-9]|1[0-5])(,%r([0-9]|1[0-5]))?\\)( +|$)",
-	  NULL },
+    "^-?[0-9]+@",
+    {"^-?[0-9]+( +|$)", "^%r([0-9]|1[0-5])( +|$)",
+     "^(-?[0-9]+)?\\(%r([0-9]|1[0-5])(,%r([0-9]|1[0-5]))?\\)( +|$)", NULL},
 };
 
 /* Length of the match of RX at the start of S, or -1. */
@@ -630,44 +610,46 @@ static int bcc_regex_check(const struct bcc_rx *rx, const char *spec,
 }
 
 /* bpftrace 0.17's limits on what bcc parsed (x86_64 pt_regs). */
-static int bpftrace_x86_ok(const struct bcc_arg *a, int argn,
-			   struct verdict *v)
+static int bpftrace_x86_ok(const struct bcc_arg *a, int argn, struct verdict *v)
 {
 	static const char *const regs[] = {
-		"r15", "r14", "r13", "r12", "bp", "bx", "r11", "r10", "r9",
-		"r8",  "ax",  "cx",  "dx",  "si", "di", "ip",  "sp",  NULL
-	};
+	    "r15", "r14", "r13", "r12", "bp", "bx", "r11", "r10", "r9",
+	    "r8",  "ax",  "cx",	 "dx",	"si", "di", "ip",  "sp",  NULL};
 
 	if (!a->has_size || !(abs(a->size) == 1 || abs(a->size) == 2 ||
 			      abs(a->size) == 4 || abs(a->size) == 8))
-		return refuse(v, argn,
-			      "argument %d: bpftrace aborts on argument size %d",
-			      argn, a->has_size ? a->size : 0);
+		return refuse(
+		    v, argn, "argument %d: bpftrace aborts on argument size %d",
+		    argn, a->has_size ? a->size : 0);
 	if (a->base[0] && !in_list(a->base, regs))
-		return refuse(v, argn,
-			      "argument %d: bpftrace knows no offset for register %s",
-			      argn, a->base);
+		return refuse(
+		    v, argn,
+		    "argument %d: bpftrace knows no offset for register %s",
+		    argn, a->base);
 	if (a->index[0] && !in_list(a->index, regs))
-		return refuse(v, argn,
-			      "argument %d: bpftrace knows no offset for register %s",
-			      argn, a->index);
+		return refuse(
+		    v, argn,
+		    "argument %d: bpftrace knows no offset for register %s",
+		    argn, a->index);
 	if (a->has_ident)
 		return refuse(v, argn,
-			      "argument %d: symbol operand `%s': bpftrace does not resolve it (\"deref ident is not handled yet\") and reads a wrong value",
+			      "argument %d: symbol operand `%s': bpftrace does "
+			      "not resolve it (\"deref ident is not handled "
+			      "yet\") and reads a wrong value",
 			      argn, a->ident);
 	if (!a->has_const && !a->base[0])
 		return refuse(v, argn, "argument %d: no value to read", argn);
 	return 1;
 }
 
-static int bcc_check(enum arch a, const char *spec, struct verdict *v)
+static int bcc_check(enum sdt_arch a, const char *spec, struct verdict *v)
 {
 	long pos = 0;
 	int argn = 0;
 
-	if (a == ARCH_PPC64)
+	if (is_ppc64(a))
 		return bcc_regex_check(&bcc_ppc, spec, v);
-	if (a == ARCH_S390X)
+	if (a == SDT_ARCH_S390X)
 		return bcc_regex_check(&bcc_s390, spec, v);
 	while (isspace((unsigned char)spec[pos]))
 		pos++;
@@ -676,22 +658,24 @@ static int bcc_check(enum arch a, const char *spec, struct verdict *v)
 		long r;
 
 		memset(&arg, 0, sizeof(arg));
-		r = a == ARCH_AARCH64 ? bcc_aarch64_one(spec, pos, &arg) :
-					bcc_x86_one(spec, pos, &arg);
+		r = a == SDT_ARCH_AARCH64 ? bcc_aarch64_one(spec, pos, &arg)
+					  : bcc_x86_one(spec, pos, &arg);
 		/* A parse that ends inside a word, or consumes nothing. */
-		if (r >= 0 && (r <= pos ||
-			       (spec[r] && !isspace((unsigned char)spec[r]))))
+		if (r >= 0 &&
+		    (r <= pos || (spec[r] && !isspace((unsigned char)spec[r]))))
 			r = -r;
 		if (r <= 0) {
 			const char *fallback =
-				a == ARCH_ARM || a == ARCH_RISCV64 ?
-					" (bcc 0.26 has no parser for this architecture and uses its x86 one)" :
-					"";
+			    a == SDT_ARCH_ARM || a == SDT_ARCH_RISCV64
+				? " (bcc 0.26 has no parser for this "
+				  "architecture and uses its x86 one)"
+				: "";
 			return refuse(v, argn,
-				      "cannot parse argument %d at `%.20s'%s; it and every later argument are lost",
+				      "cannot parse argument %d at `%.20s'%s; "
+				      "it and every later argument are lost",
 				      argn, spec + (-r), fallback);
 		}
-		if ((a == ARCH_X86_64 || a == ARCH_I386) &&
+		if ((a == SDT_ARCH_X86_64 || a == SDT_ARCH_I386) &&
 		    !bpftrace_x86_ok(&arg, argn, v))
 			return 0;
 		pos = r;
@@ -706,26 +690,22 @@ static int bcc_check(enum arch a, const char *spec, struct verdict *v)
 /* gdb                                                                 */
 
 /* gdb's user-visible register names per architecture. */
-static int gdb_reg_ok(enum arch a, const char *r)
+static int gdb_reg_ok(enum sdt_arch a, const char *r)
 {
 	static const char *const x86[] = {
-		"eax", "ebx", "ecx", "edx", "esi", "edi", "ebp", "esp", "ax",
-		"bx",  "cx",  "dx",  "si",  "di",  "bp",  "sp",  "al",  "bl",
-		"cl",  "dl",  "ah",  "bh",  "ch",  "dh",  "eflags", "cs", "ss",
-		"ds",  "es",  "fs",  "gs",  NULL
-	};
-	static const char *const amd64[] = { "rax", "rbx", "rcx", "rdx",
-					     "rsi", "rdi", "rbp", "rsp",
-					     "rip", "sil", "dil", "bpl",
-					     "spl", "fs_base", "gs_base",
-					     NULL };
-	static const char *const arm[] = { "sp", "lr", "pc", "fp", "ip",
-					   "sl", "sb", NULL };
-	static const char *const a64[] = { "sp", "pc", "fp", "lr", "cpsr",
-					   NULL };
+	    "eax",    "ebx", "ecx", "edx", "esi", "edi", "ebp", "esp",
+	    "ax",     "bx",  "cx",  "dx",  "si",  "di",	 "bp",	"sp",
+	    "al",     "bl",  "cl",  "dl",  "ah",  "bh",	 "ch",	"dh",
+	    "eflags", "cs",  "ss",  "ds",  "es",  "fs",	 "gs",	NULL};
+	static const char *const amd64[] = {
+	    "rax", "rbx", "rcx", "rdx", "rsi", "rdi",	  "rbp",     "rsp",
+	    "rip", "sil", "dil", "bpl", "spl", "fs_base", "gs_base", NULL};
+	static const char *const arm[] = {"sp", "lr", "pc", "fp",
+					  "ip", "sl", "sb", NULL};
+	static const char *const a64[] = {"sp", "pc", "fp", "lr", "cpsr", NULL};
 
 	switch (a) {
-	case ARCH_X86_64:
+	case SDT_ARCH_X86_64:
 		if (in_list(r, amd64) || numbered(r, "r", 8, 15, "") ||
 		    numbered(r, "r", 8, 15, "d") ||
 		    numbered(r, "r", 8, 15, "w") ||
@@ -734,22 +714,22 @@ static int gdb_reg_ok(enum arch a, const char *r)
 		    numbered(r, "ymm", 0, 15, ""))
 			return 1;
 		/* fall through */
-	case ARCH_I386:
+	case SDT_ARCH_I386:
 		return in_list(r, x86) || numbered(r, "eip", 0, 0, "") ||
 		       !strcmp(r, "eip") || numbered(r, "st", 0, 7, "") ||
 		       numbered(r, "xmm", 0, 7, "");
-	case ARCH_AARCH64:
+	case SDT_ARCH_AARCH64:
 		if (in_list(r, a64))
 			return 1;
 		if (numbered(r, "x", 0, 30, "") || numbered(r, "w", 0, 30, ""))
 			return 1;
 		for (const char *p = "vqdshb"; *p; p++) {
-			char pre[2] = { *p, 0 };
+			char pre[2] = {*p, 0};
 			if (numbered(r, pre, 0, 31, ""))
 				return 1;
 		}
 		return 0;
-	case ARCH_ARM:
+	case SDT_ARCH_ARM:
 		return numbered(r, "r", 0, 15, "") || in_list(r, arm) ||
 		       numbered(r, "a", 1, 4, "") || numbered(r, "v", 1, 8, "");
 	default:
@@ -801,7 +781,7 @@ static int c_name(struct cur *c, char *buf, size_t len)
 }
 
 /* A %reg (x86, s390x) known to gdb; sets WHY when it is not. */
-static int gdb_pct_reg(enum arch a, struct cur *c, char *why, size_t len)
+static int gdb_pct_reg(enum sdt_arch a, struct cur *c, char *why, size_t len)
 {
 	char r[32];
 
@@ -809,13 +789,14 @@ static int gdb_pct_reg(enum arch a, struct cur *c, char *why, size_t len)
 		snprintf(why, len, "expected %%register");
 		return 0;
 	}
-	if (a == ARCH_S390X ? numbered(r, "r", 0, 15, "") : gdb_reg_ok(a, r))
+	if (a == SDT_ARCH_S390X ? numbered(r, "r", 0, 15, "")
+				: gdb_reg_ok(a, r))
 		return 1;
 	snprintf(why, len, "invalid register name `%s'", r);
 	return 0;
 }
 
-static int gdb_x86_op(enum arch a, struct cur *c, char *why, size_t len)
+static int gdb_x86_op(enum sdt_arch a, struct cur *c, char *why, size_t len)
 {
 	if (c_eat(c, '$')) {
 		if (!c_int(c)) {
@@ -826,8 +807,7 @@ static int gdb_x86_op(enum arch a, struct cur *c, char *why, size_t len)
 	}
 	if (c->p < c->end && *c->p == '%')
 		return gdb_pct_reg(a, c, why, len);
-	if (c->p < c->end &&
-	    (isalpha((unsigned char)*c->p) || *c->p == '_')) {
+	if (c->p < c->end && (isalpha((unsigned char)*c->p) || *c->p == '_')) {
 		snprintf(why, len, "cannot parse a symbol operand");
 		return 0;
 	}
@@ -853,7 +833,7 @@ static int gdb_x86_op(enum arch a, struct cur *c, char *why, size_t len)
 	return 1;
 }
 
-static int gdb_bare_reg(enum arch a, struct cur *c, char *why, size_t len)
+static int gdb_bare_reg(enum sdt_arch a, struct cur *c, char *why, size_t len)
 {
 	char r[32];
 
@@ -868,10 +848,11 @@ static int gdb_bare_reg(enum arch a, struct cur *c, char *why, size_t len)
 }
 
 /* aarch64 and arm: reg, #imm (aarch64 also bare imm), [reg, #?imm]. */
-static int gdb_arm_op(enum arch a, struct cur *c, char *why, size_t len)
+static int gdb_arm_op(enum sdt_arch a, struct cur *c, char *why, size_t len)
 {
-	if (c_eat(c, '#') || (a == ARCH_AARCH64 && c->p < c->end &&
-			      (isdigit((unsigned char)*c->p) || *c->p == '-'))) {
+	if (c_eat(c, '#') ||
+	    (a == SDT_ARCH_AARCH64 && c->p < c->end &&
+	     (isdigit((unsigned char)*c->p) || *c->p == '-'))) {
 		if (c_int(c))
 			return 1;
 		snprintf(why, len, "constant is not a decimal number");
@@ -884,7 +865,7 @@ static int gdb_arm_op(enum arch a, struct cur *c, char *why, size_t len)
 	if (c_eat(c, ',')) {
 		while (c_eat(c, ' '))
 			;
-		if (!c_eat(c, '#') && a == ARCH_ARM) {
+		if (!c_eat(c, '#') && a == SDT_ARCH_ARM) {
 			snprintf(why, len, "expected #offset");
 			return 0;
 		}
@@ -948,7 +929,7 @@ static int gdb_ppc_op(struct cur *c, char *why, size_t len)
 static int gdb_s390_op(struct cur *c, char *why, size_t len)
 {
 	if (c->p < c->end && *c->p == '%')
-		return gdb_pct_reg(ARCH_S390X, c, why, len);
+		return gdb_pct_reg(SDT_ARCH_S390X, c, why, len);
 	int had = c_int(c);
 	if (!c_eat(c, '(')) {
 		if (had)
@@ -956,55 +937,63 @@ static int gdb_s390_op(struct cur *c, char *why, size_t len)
 		snprintf(why, len, "cannot parse the operand");
 		return 0;
 	}
-	if (!gdb_pct_reg(ARCH_S390X, c, why, len))
+	if (!gdb_pct_reg(SDT_ARCH_S390X, c, why, len))
 		return 0;
 	if (!c_eat(c, ')')) {
-		snprintf(why, len, "expected `)' (index registers are not read)");
+		snprintf(why, len,
+			 "expected `)' (index registers are not read)");
 		return 0;
 	}
 	return 1;
 }
 
-static int gdb_check(enum arch a, const char *spec, struct verdict *v)
+static int gdb_check(enum sdt_arch a, const char *spec, struct verdict *v)
 {
 	size_t pos = 0, start, len;
 	int argn = 0;
 
 	while (sdt_arg_split(spec, &pos, &start, &len)) {
-		struct cur c = { spec + start, spec + start + len };
+		struct cur c = {spec + start, spec + start + len};
 		char why[160] = "";
 		int ok;
 
-		if (a == ARCH_RISCV64 || a == ARCH_NONE)
-			return refuse(v, -1,
-				      "gdb 13 cannot evaluate probe arguments on %s",
-				      arch_names[a]);
+		if (a == SDT_ARCH_RISCV64 || a == SDT_ARCH_UNKNOWN)
+			return refuse(
+			    v, -1,
+			    "gdb 13 cannot evaluate probe arguments on %s",
+			    sdt_arch_name(a));
 		/* Only "N@" or "-N@", N one digit, is taken as a size. */
-		if ((len >= 3 && c.p[0] == '-' && isdigit((unsigned char)c.p[1]) &&
-		     c.p[2] == '@') ||
-		    (len >= 2 && isdigit((unsigned char)c.p[0]) && c.p[1] == '@')) {
+		if ((len >= 3 && c.p[0] == '-' &&
+		     isdigit((unsigned char)c.p[1]) && c.p[2] == '@') ||
+		    (len >= 2 && isdigit((unsigned char)c.p[0]) &&
+		     c.p[1] == '@')) {
 			char d = c.p[0] == '-' ? c.p[1] : c.p[0];
 			if (d != '1' && d != '2' && d != '4' && d != '8')
-				return refuse(v, -1,
-					      ARGFMT ": unrecognized size `%c'; gdb shows the probe with no arguments",
-					      argn, (int)len, spec + start, d);
+				return refuse(
+				    v, -1,
+				    ARGFMT ": unrecognized size `%c'; gdb "
+					   "shows the probe with no arguments",
+				    argn, (int)len, spec + start, d);
 			c.p += c.p[0] == '-' ? 3 : 2;
 		} else if (len >= 2 && isdigit((unsigned char)c.p[0]) &&
 			   memchr(c.p, '@', len)) {
 			return refuse(v, -1,
-				      ARGFMT ": size not a single digit 1/2/4/8; gdb shows the probe with no arguments",
+				      ARGFMT
+				      ": size not a single digit 1/2/4/8; gdb "
+				      "shows the probe with no arguments",
 				      argn, (int)len, spec + start);
 		}
 		switch (a) {
-		case ARCH_X86_64:
-		case ARCH_I386:
+		case SDT_ARCH_X86_64:
+		case SDT_ARCH_I386:
 			ok = gdb_x86_op(a, &c, why, sizeof(why));
 			break;
-		case ARCH_AARCH64:
-		case ARCH_ARM:
+		case SDT_ARCH_AARCH64:
+		case SDT_ARCH_ARM:
 			ok = gdb_arm_op(a, &c, why, sizeof(why));
 			break;
-		case ARCH_PPC64:
+		case SDT_ARCH_PPC64LE:
+		case SDT_ARCH_PPC64:
 			ok = gdb_ppc_op(&c, why, sizeof(why));
 			break;
 		default:
@@ -1017,9 +1006,11 @@ static int gdb_check(enum arch a, const char *spec, struct verdict *v)
 				 (int)(c.end - c.p), c.p);
 		}
 		if (!ok)
-			return refuse(v, -1,
-				      ARGFMT ": %s; gdb shows the probe with no arguments",
-				      argn, (int)len, spec + start, why);
+			return refuse(
+			    v, -1,
+			    ARGFMT
+			    ": %s; gdb shows the probe with no arguments",
+			    argn, (int)len, spec + start, why);
 		argn++;
 	}
 	return 0;
@@ -1035,50 +1026,75 @@ struct rename {
 
 /* perf's x86 sdt_rename_register() table, the rNN rows folded below. */
 static const struct rename perf_x86_rename[] = {
-	{ "eax", "ax" }, { "rax", "ax" }, { "al", "ax" },  { "ah", "ax" },
-	{ "ebx", "bx" }, { "rbx", "bx" }, { "bl", "bx" },  { "bh", "bx" },
-	{ "ecx", "cx" }, { "rcx", "cx" }, { "cl", "cx" },  { "ch", "cx" },
-	{ "edx", "dx" }, { "rdx", "dx" }, { "dl", "dx" },  { "dh", "dx" },
-	{ "esi", "si" }, { "rsi", "si" }, { "sil", "si" }, { "edi", "di" },
-	{ "rdi", "di" }, { "dil", "di" }, { "ebp", "bp" }, { "rbp", "bp" },
-	{ "bpl", "bp" }, { "rsp", "sp" }, { "esp", "sp" }, { "spl", "sp" },
-	{ NULL, NULL },
+    {"eax", "ax"}, {"rax", "ax"}, {"al", "ax"},	 {"ah", "ax"},	{"ebx", "bx"},
+    {"rbx", "bx"}, {"bl", "bx"},  {"bh", "bx"},	 {"ecx", "cx"}, {"rcx", "cx"},
+    {"cl", "cx"},  {"ch", "cx"},  {"edx", "dx"}, {"rdx", "dx"}, {"dl", "dx"},
+    {"dh", "dx"},  {"esi", "si"}, {"rsi", "si"}, {"sil", "si"}, {"edi", "di"},
+    {"rdi", "di"}, {"dil", "di"}, {"ebp", "bp"}, {"rbp", "bp"}, {"bpl", "bp"},
+    {"rsp", "sp"}, {"esp", "sp"}, {"spl", "sp"}, {NULL, NULL},
 };
 
 /* Names the kernel's x86 fetch-args know (regs_query_register_offset). */
-static int kernel_x86_reg(enum arch a, const char *r)
+static int kernel_x86_reg(enum sdt_arch a, const char *r)
 {
-	static const char *const names[] = { "ax", "bx", "cx",    "dx", "si",
-					     "di", "bp", "sp",    "ip", "flags",
-					     "cs", "ss", "ds",    "es", "fs",
-					     "gs", "orig_ax", NULL };
+	static const char *const names[] = {
+	    "ax",    "bx", "cx", "dx", "si", "di", "bp", "sp",	    "ip",
+	    "flags", "cs", "ss", "ds", "es", "fs", "gs", "orig_ax", NULL};
 
 	return in_list(r, names) ||
-	       (a == ARCH_X86_64 && numbered(r, "r", 8, 15, ""));
+	       (a == SDT_ARCH_X86_64 && numbered(r, "r", 8, 15, ""));
 }
 
-static int perf_x86_op(enum arch a, const char *op, char *why, size_t len)
+static int is_lower(char c)
 {
-	regex_t re;
-	regmatch_t m[6];
-	char reg[32];
-	int r;
+	return c >= 'a' && c <= 'z';
+}
 
-	if (strchr(op, ',') || strchr(op, '$')) {
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * perf's x86 operand regex, ^[+-]?[0-9]*\(?%[a-z][a-z0-9]+\)?$, by hand
+ * (compiling it per argument was most of --check's time): the register
+ * name after `%' into REG, or 0 when the operand does not match.
+ */
+static int perf_x86_match(const char *op, char *reg, size_t len)
+{
+	const char *p = op, *name;
+
+	if (*p == '+' || *p == '-')
+		p++;
+	while (is_digit(*p))
+		p++;
+	if (*p == '(')
+		p++;
+	if (*p != '%' || !is_lower(p[1]))
+		return 0;
+	name = ++p;
+	for (p++; is_lower(*p) || is_digit(*p); p++)
+		;
+	if (p - name < 2)
+		return 0;
+	if ((size_t)(p - name) >= len)
+		return 0;
+	snprintf(reg, len, "%.*s", (int)(p - name), name);
+	if (*p == ')')
+		p++;
+	return *p == 0;
+}
+
+static int perf_x86_op(enum sdt_arch a, const char *op, char *why, size_t len)
+{
+	char reg[32];
+
+	/* perf also skips registers of more than five letters. */
+	if (strchr(op, ',') || strchr(op, '$') ||
+	    !perf_x86_match(op, reg, sizeof(reg)) || strlen(reg) > 5) {
 		snprintf(why, len, "skipped: not recorded");
 		return 0;
 	}
-	if (regcomp(&re, "^([+-]?)([0-9]*)(\\(?)(%[a-z][a-z0-9]+)(\\)?)$",
-		    REG_EXTENDED))
-		return 1;
-	r = regexec(&re, op, 6, m, 0);
-	regfree(&re);
-	if (r || m[4].rm_eo - m[4].rm_so > 6) {
-		snprintf(why, len, "skipped: not recorded");
-		return 0;
-	}
-	snprintf(reg, sizeof(reg), "%.*s", (int)(m[4].rm_eo - m[4].rm_so - 1),
-		 op + m[4].rm_so + 1);
 	for (const struct rename *t = perf_x86_rename; t->from; t++) {
 		if (!strcmp(reg, t->from)) {
 			snprintf(reg, sizeof(reg), "%s", t->to);
@@ -1102,7 +1118,8 @@ static int perf_aarch64_op(const char *op, char *why, size_t len)
 		if (op[0] == 'x' && numbered(op, "x", 0, 30, ""))
 			return 1;
 		snprintf(why, len,
-			 "the kernel knows no register %%%.40s: perf cannot add the event",
+			 "the kernel knows no register %%%.40s: perf cannot "
+			 "add the event",
 			 op);
 		return 0;
 	}
@@ -1122,7 +1139,7 @@ static int perf_ppc_op(const char *op, char *why, size_t len)
 }
 
 /* Returns 1 when the spec empties perf's SDT cache for the whole file. */
-static int perf_check(enum arch a, const char *spec, struct verdict *v)
+static int perf_check(enum sdt_arch a, const char *spec, struct verdict *v)
 {
 	const char *s = spec;
 	int argn = 0;
@@ -1149,9 +1166,11 @@ static int perf_check(enum arch a, const char *spec, struct verdict *v)
 		if (op) {
 			long size = strtol(item, NULL, 10);
 			if (size < -8 || size > 8) {
-				refuse(v, argn,
-				       "argument %d (`%s'): size %ld makes perf drop the SDT probes of the whole binary",
-				       argn, item, size);
+				refuse(
+				    v, argn,
+				    "argument %d (`%s'): size %ld makes perf "
+				    "drop the SDT probes of the whole binary",
+				    argn, item, size);
 				return 1;
 			}
 			op++;
@@ -1159,21 +1178,23 @@ static int perf_check(enum arch a, const char *spec, struct verdict *v)
 			op = item;
 		}
 		switch (a) {
-		case ARCH_X86_64:
-		case ARCH_I386:
+		case SDT_ARCH_X86_64:
+		case SDT_ARCH_I386:
 			ok = perf_x86_op(a, op, why, sizeof(why));
 			break;
-		case ARCH_AARCH64:
+		case SDT_ARCH_AARCH64:
 			ok = perf_aarch64_op(op, why, sizeof(why));
 			break;
-		case ARCH_PPC64:
+		case SDT_ARCH_PPC64LE:
+		case SDT_ARCH_PPC64:
 			ok = perf_ppc_op(op, why, sizeof(why));
 			break;
 		default:
 			ok = 0;
-			snprintf(why, sizeof(why),
-				 "skipped: perf has no SDT argument parser for %s",
-				 arch_names[a]);
+			snprintf(
+			    why, sizeof(why),
+			    "skipped: perf has no SDT argument parser for %s",
+			    sdt_arch_name(a));
 			break;
 		}
 		if (!ok && v->ok)
@@ -1184,15 +1205,20 @@ static int perf_check(enum arch a, const char *spec, struct verdict *v)
 	return 0;
 }
 
+unsigned bpftrace_max_args(const struct sdt_target *t)
+{
+	return sdt_target_arg_regs(t);
+}
+
 int consumer_check(enum consumer c, const struct sdt_target *t,
 		   const char *spec, struct verdict *v)
 {
-	enum arch a = arch_of(t);
+	enum sdt_arch a = sdt_target_arch(t);
 
 	v->ok = 1;
 	v->arg = -1;
 	v->why[0] = 0;
-	if (a == ARCH_NONE) {
+	if (a == SDT_ARCH_UNKNOWN) {
 		if (*spec)
 			refuse(v, -1, "no model for machine %u", t->machine);
 		return 0;

@@ -26,9 +26,9 @@ static void size_words(const struct arg_desc *d, char *buf, size_t len)
 	else if (d->is_float)
 		snprintf(buf, len, "%d-byte float", n);
 	else if (n == 1 || n == 2 || n == 4 || n == 8)
-		snprintf(buf, len, "%s %d byte%s", d->size < 0 ? "signed" :
-							      "unsigned",
-			 n, n == 1 ? "" : "s");
+		snprintf(buf, len, "%s %d byte%s",
+			 d->size < 0 ? "signed" : "unsigned", n,
+			 n == 1 ? "" : "s");
 	else
 		snprintf(buf, len, "invalid size %d,", d->size);
 }
@@ -150,9 +150,9 @@ void describe_arg(const struct sdt_target *t, const char *text, size_t len,
 	if (sdt_arg_parse(t, text, len, &a, d->strict_why,
 			  sizeof(d->strict_why)) == 0) {
 		d->strict_ok = 1;
-		d->kind = a.kind == SDT_ARG_REG ? "register" :
-			  a.kind == SDT_ARG_MEM ? "memory" :
-						  "constant";
+		d->kind = a.kind == SDT_ARG_REG	  ? "register"
+			  : a.kind == SDT_ARG_MEM ? "memory"
+						  : "constant";
 		strict_words(t, &a, op, sz, d->words, sizeof(d->words));
 		return;
 	}
@@ -172,4 +172,15 @@ void describe_arg(const struct sdt_target *t, const char *text, size_t len,
 		snprintf(d->words, sizeof(d->words),
 			 "%s operand `%s' (not portable: %s)", sz, op,
 			 d->strict_why);
+}
+
+void describe_size(const char *text, size_t len, struct arg_desc *d)
+{
+	d->has_size = 0;
+	d->is_float = 0;
+	if (len >= sizeof(d->spec))
+		len = sizeof(d->spec) - 1;
+	memcpy(d->spec, text, len);
+	d->spec[len] = 0;
+	take_size(d, d->spec);
 }

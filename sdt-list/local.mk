@@ -4,6 +4,13 @@ bin_PROGRAMS += sdt-list/sdt-list
 sdt_list_sdt_list_SOURCES = \
 	sdt-list/sdt-list.h \
 	sdt-list/main.c \
+	sdt-list/object.c \
+	sdt-list/types.c \
+	sdt-list/summary.c \
+	sdt-list/verbose.c \
+	sdt-list/json.c \
+	sdt-list/scripts.c \
+	sdt-list/escape.c \
 	sdt-list/describe.c \
 	sdt-list/consumers.c \
 	sdt-list/proc.c

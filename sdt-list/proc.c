@@ -73,13 +73,16 @@ static int add_map(struct proc_object *o, const struct proc_map *m)
 	return 0;
 }
 
-/* A memfd's fd in the process: the link whose target is PATH. */
-static int open_memfd_by_fd(int pid, const char *path)
+/*
+ * The process's fd open on PATH (a memfd, a deleted file): its number, or
+ * -1. Tracers attach through /proc/PID/fd/N where the path is no file.
+ */
+static int fd_of(int pid, const char *path)
 {
 	char dir[64], link[320], target[4096];
 	struct dirent *e;
-	DIR *d;
 	int fd = -1;
+	DIR *d;
 
 	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
 	d = opendir(dir);
@@ -96,34 +99,51 @@ static int open_memfd_by_fd(int pid, const char *path)
 			continue;
 		target[n] = 0;
 		if (!strcmp(target, path))
-			fd = open(link, O_RDONLY | O_CLOEXEC);
+			fd = atoi(e->d_name);
 	}
 	closedir(d);
 	return fd;
 }
 
+static int is_deleted(const char *path)
+{
+	static const char deleted[] = " (deleted)";
+	size_t n = strlen(path);
+
+	return n >= sizeof(deleted) &&
+	       !strcmp(path + n - sizeof(deleted) + 1, deleted);
+}
+
 static void open_object(struct proc *p, struct proc_object *o)
 {
 	const struct proc_map *m = &o->maps[0];
-	static const char deleted[] = " (deleted)";
-	size_t n = strlen(o->path);
+	char map_files[128];
+	int fd = -1;
 
-	snprintf(o->open_path, sizeof(o->open_path),
+	snprintf(map_files, sizeof(map_files),
 		 "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, p->pid, m->start,
 		 m->end);
+	if (o->is_memfd || is_deleted(o->path)) {
+		fd = fd_of(p->pid, o->path);
+		if (fd >= 0)
+			snprintf(o->attach_path, sizeof(o->attach_path),
+				 "/proc/%d/fd/%d", p->pid, fd);
+		else
+			snprintf(o->attach_path, sizeof(o->attach_path), "%s",
+				 map_files);
+	}
+	snprintf(o->open_path, sizeof(o->open_path), "%s", map_files);
 	o->fd = open(o->open_path, O_RDONLY | O_CLOEXEC);
 	if (o->fd >= 0)
 		return;
-	if (n < sizeof(deleted) ||
-	    strcmp(o->path + n - sizeof(deleted) + 1, deleted)) {
-		snprintf(o->open_path, sizeof(o->open_path), "%s", "");
+	/* Without the privilege map_files needs: the fd, else the path. */
+	if (fd >= 0) {
+		snprintf(o->open_path, sizeof(o->open_path), "%s",
+			 o->attach_path);
+		o->fd = open(o->open_path, O_RDONLY | O_CLOEXEC);
+	} else if (!o->attach_path[0]) {
+		o->open_path[0] = 0;
 		o->fd = open(o->path, O_RDONLY | O_CLOEXEC);
-		return;
-	}
-	if (o->is_memfd) {
-		o->fd = open_memfd_by_fd(p->pid, o->path);
-		snprintf(o->open_path, sizeof(o->open_path), "/proc/%d/fd",
-			 p->pid);
 	}
 }
 
@@ -177,7 +197,8 @@ int proc_open(struct proc *p, int pid, char *err, size_t errlen)
 				       "no such process (%s does not exist)",
 				       path);
 		return set_err(err, errlen, r,
-			       "cannot read %s: %s (run as root or as the process's owner)",
+			       "cannot read %s: %s (run as root or as the "
+			       "process's owner)",
 			       path, strerror(-r));
 	}
 	r = read_maps(p, f);
@@ -192,7 +213,8 @@ int proc_open(struct proc *p, int pid, char *err, size_t errlen)
 	if (p->nobjs == 0) {
 		proc_close(p);
 		return set_err(err, errlen, -EACCES,
-			       "%s lists no mappings: the process is gone, a kernel thread, or hidden from us (run as root)",
+			       "%s lists no mappings: the process is gone, a "
+			       "kernel thread, or hidden from us (run as root)",
 			       path);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
@@ -280,7 +302,7 @@ int proc_read_u16(const struct proc *p, const struct sdt_target *t,
 		return -errno;
 	if (n != 2)
 		return -EIO;
-	*value = t->byte_order == ELFDATA2MSB ? (unsigned)(b[0] << 8 | b[1]) :
-					(unsigned)(b[1] << 8 | b[0]);
+	*value = t->byte_order == ELFDATA2MSB ? (unsigned)(b[0] << 8 | b[1])
+					      : (unsigned)(b[1] << 8 | b[0]);
 	return 0;
 }

@@ -3,44 +3,67 @@
  * sdt-list: what the pieces share.
  *
  * The program is a reader: the ELF core (elfcore/) finds the probes, and
- * three small parts of ours turn them into something a person or a script
- * can act on:
+ * small parts of ours turn them into something a person, a script or a
+ * tracer can act on:
+ *  - object.c: one object's probes (sites grouped by provider:name), the
+ *    facts about each site, and the --check verdicts, judged once per
+ *    distinct argument spec;
+ *  - types.c: the argument types and names dtrace-gen records in
+ *    .note.sdtkit, else words from each spec's size and sign (`int32');
  *  - describe.c: each argument spec in words, strictly where the core's
  *    validator accepts it, leniently (and flagged) where it does not;
  *  - consumers.c: how each tracer (libbpf, bcc/bpftrace, gdb, perf) would
  *    parse the same spec on the binary's architecture, so --check can say
  *    which of them reads every argument and why not;
+ *  - escape.c: names from the file shown safely on a terminal and in JSON;
  *  - proc.c: a live process's mappings, where each object is loaded and
- *    the current value of each semaphore.
- * main.c holds the command line and the two output formats (text, JSON).
+ *    the current value of each semaphore;
+ *  - summary.c (one line per probe, the default), verbose.c (-v: every
+ *    site), json.c (--json), scripts.c (--bpftrace, --perf): the outputs.
+ * main.c holds the command line and walks the files and processes.
  */
 #ifndef SDT_LIST_H
 #define SDT_LIST_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "argspec.h"
 #include "elfobj.h"
 #include "target.h"
 
+#define EXIT_CHECK 1
+#define EXIT_INPUT 2
+
+/* --- escape.c --- */
+
+/* S for a terminal: controls, bad UTF-8 and backslashes escaped. */
+void put_text(FILE *out, const char *s);
+
+/* S as a JSON string, quotes included: always valid UTF-8. */
+void put_json_str(FILE *out, const char *s);
+
 /* --- describe.c --- */
 
 /* One argument, decoded for display; never fails. */
 struct arg_desc {
-	char spec[128]; /* the argument's text as written (truncated) */
-	int strict_ok; /* the core's strict validator accepts it */
+	char spec[128];	      /* the argument's text as written (truncated) */
+	int strict_ok;	      /* the core's strict validator accepts it */
 	char strict_why[160]; /* its reason when it does not */
 	int has_size;
-	int size; /* signed as written: -4, 8, 16... */
-	int is_float; /* "8f@" */
+	int size;	  /* signed as written: -4, 8, 16... */
+	int is_float;	  /* "8f@" */
 	const char *kind; /* "register", "memory", "constant", "unknown" */
-	char words[512]; /* "signed 4 bytes in register %edi" */
+	char words[512];  /* "signed 4 bytes in register %edi" */
 };
 
 /* Decode the LEN bytes at TEXT (one argument) for target T. */
 void describe_arg(const struct sdt_target *t, const char *text, size_t len,
 		  struct arg_desc *d);
+
+/* Only the size, sign and float-ness of the argument at TEXT: cheap. */
+void describe_size(const char *text, size_t len, struct arg_desc *d);
 
 /* --- consumers.c --- */
 
@@ -53,7 +76,7 @@ enum consumer {
 };
 
 struct verdict {
-	int ok; /* reads every argument */
+	int ok;	 /* reads every argument */
 	int arg; /* first argument it cannot read (0-based), -1: whole probe */
 	char why[256];
 };
@@ -71,12 +94,20 @@ const char *consumer_arch(const struct sdt_target *t);
 int consumer_check(enum consumer c, const struct sdt_target *t,
 		   const char *spec, struct verdict *v);
 
+/*
+ * How many arguments bpftrace 0.17 lets a program read (arg0..argN-1) on
+ * T: it reuses its function-argument register count for USDT probes. 0
+ * when it has no limit we know of.
+ */
+unsigned bpftrace_max_args(const struct sdt_target *t);
+
 /* --- proc.c --- */
 
 struct proc_object {
-	char path[4096]; /* as /proc/PID/maps names it */
-	char open_path[128]; /* what we opened: /proc/PID/map_files/... */
-	int fd; /* open on the object's bytes, or -1 */
+	char path[4096];       /* as /proc/PID/maps names it */
+	char open_path[128];   /* what we opened: /proc/PID/map_files/... */
+	char attach_path[128]; /* memfd or deleted: what tracers open */
+	int fd;		       /* open on the object's bytes, or -1 */
 	int is_memfd;
 	uint64_t lowest; /* lowest mapped address */
 	/* private: the object's mappings */
@@ -114,5 +145,173 @@ int proc_runtime_addr(const struct proc_object *o, const struct sdt_elf *f,
 /* Read the 2-byte semaphore at runtime address ADDR. 0 or -errno. */
 int proc_read_u16(const struct proc *p, const struct sdt_target *t,
 		  uint64_t addr, unsigned *value);
+
+/* --- types.c --- */
+
+/* One probe's record from SDT_TYPES_SECTION. */
+struct type_record {
+	const char *provider, *name;
+	unsigned nargs;
+	const char *type[SDT_MAX_ARGS];
+	const char *argname[SDT_MAX_ARGS]; /* "" when the .d gives none */
+	int disagrees; /* a later record for the probe says otherwise */
+	size_t order_; /* its place in the file */
+};
+
+struct type_table {
+	struct type_record *recs; /* sorted by provider, name */
+	size_t n;
+};
+
+/*
+ * Read F's type records into TT. A malformed record is skipped with a
+ * warning on stderr naming OBJNAME; the listing goes on. 0 or -ENOMEM.
+ */
+int types_load(struct type_table *tt, const struct sdt_elf *f,
+	       const char *objname);
+void types_free(struct type_table *tt);
+
+/* The first record for PROVIDER:NAME, or NULL. */
+const struct type_record *types_find(const struct type_table *tt,
+				     const char *provider, const char *name);
+
+/* One argument as a person or a tracer reads it. */
+struct sig_arg {
+	const char *type; /* "const char *" (record), else "int32" */
+	const char *name; /* "" when unknown */
+	int size;	  /* bytes, 0 when the spec gives none */
+	int is_signed, is_float;
+	int is_string;	/* a char pointer by the record: read with str() */
+	int is_pointer; /* by the record */
+};
+
+struct signature {
+	unsigned nargs;	     /* at most SDT_MAX_ARGS shown */
+	unsigned spec_nargs; /* as the spec has them */
+	struct sig_arg args[SDT_MAX_ARGS];
+	const struct type_record *rec; /* used for the types, or NULL */
+	const struct type_record
+	    *unused; /* found but not used: counts differ */
+};
+
+/* Probe P's arguments: types and names from TT where it has them. */
+void probe_signature(const struct type_table *tt, const struct sdt_probe *p,
+		     struct signature *sig);
+
+/* "const char *customer", "int32": TYPE NAME joined as C writes it. */
+void put_sig_arg(FILE *out, const struct sig_arg *a);
+
+/* --- object.c --- */
+
+enum format { FMT_SUMMARY, FMT_VERBOSE, FMT_JSON, FMT_BPFTRACE, FMT_PERF };
+
+struct opts {
+	int check;
+	enum format format;
+	int headers; /* name each object (several inputs, or -p) */
+	char **patterns;
+	size_t npatterns;
+};
+
+/* Sites of one provider:name: sites[first .. first + count). */
+struct group {
+	size_t first;
+	size_t count;
+	size_t order; /* note index of its first site */
+};
+
+struct verdict_set {
+	struct verdict v[CONSUMER_COUNT];
+	int bad; /* some consumer refuses */
+};
+
+/* What we know about one object being listed. */
+struct object {
+	const char *name;  /* as the user knows it */
+	char attach[4096]; /* the path a tracer attaches to */
+	const struct sdt_elf *f;
+	const struct proc *proc; /* NULL for a file */
+	const struct proc_object *pobj;
+	int has_bias; /* -p: where it is loaded */
+	uint64_t bias;
+	struct type_table types;
+	size_t *sites;	      /* note indexes, sorted by provider:name */
+	struct group *groups; /* in the order each probe first appears */
+	size_t ngroups;
+	/* --check: verdicts per distinct spec, perf's whole-file verdict */
+	struct check_cache *cache_;
+	int perf_dead;
+	struct verdict perf_why;
+};
+
+struct out {
+	const struct opts *o;
+	int json_first;
+	int started; /* --bpftrace, --perf: the header is out */
+	int status;
+	FILE *f;
+};
+
+/*
+ * Group OBJ->f's sites, load its type records, and (CHECK) find whether
+ * perf drops the whole file. 0 or -ENOMEM.
+ */
+int object_init(struct object *obj, int check);
+void object_fini(struct object *obj);
+
+/* The first site of group G. */
+const struct sdt_probe *group_probe(const struct object *obj,
+				    const struct group *g);
+
+/* The probes a glob of the command line selects (all without globs). */
+int object_wanted(const struct opts *o, const struct sdt_note *n);
+
+/* Facts about one site, for every output. */
+struct site {
+	const struct sdt_probe *p;
+	uint64_t addr;
+	int has_off, has_sema_off;
+	uint64_t off, sema_off;
+	const char *section;
+	int in_code; /* in executable code: not a stale note */
+	int outside; /* in no loadable segment of a linked file */
+	/* -p */
+	int has_runtime;
+	uint64_t runtime, sema_runtime;
+	int sema_read; /* 0 ok, else -errno */
+	unsigned sema_value;
+};
+
+void site_facts(const struct object *obj, const struct sdt_probe *p,
+		struct site *s);
+
+/* The verdicts of every consumer on P's spec (judged once per spec). */
+const struct verdict_set *object_check(struct object *obj,
+				       const struct sdt_probe *p);
+
+/* Why a stale site is one. */
+extern const char stale_why[];
+
+/*
+ * ADDR as a person reads it: 0x401136, or `.text+0x6' in a .o file;
+ * addr_string() unescaped into BUF, put_addr() escaped for a terminal.
+ */
+void addr_string(char *buf, size_t len, const struct sdt_sym_ref *ref,
+		 uint64_t addr);
+void put_addr(FILE *out, const struct sdt_sym_ref *ref, uint64_t addr);
+
+/*
+ * "NAME: x86_64 shared object or PIE executable in a memfd, attach as
+ * /proc/PID/fd/N", without a newline.
+ */
+void put_object_heading(FILE *out, const struct object *obj);
+
+/* --- the outputs --- */
+
+void summary_object(struct out *o, struct object *obj);
+void verbose_object(struct out *o, struct object *obj);
+void json_object(struct out *o, struct object *obj);
+void bpftrace_object(struct out *o, struct object *obj);
+void perf_object(struct out *o, struct object *obj);
 
 #endif

@@ -7,7 +7,7 @@
 
 build_probes stap "$T/p" -DFLOAT_GLOBAL
 "$SDT_LIST" "$T/p" 'probes:mul*' >"$T/out" || fail "sdt-list with a glob"
-grep -q '^probes:multi (2 sites)$' "$T/out" || fail "glob lost the match: $(cat "$T/out")"
+grep -q '^probes:multi(int32)  2 sites$' "$T/out" || fail "glob lost the match: $(cat "$T/out")"
 grep -q 'probes:regs' "$T/out" && fail "glob kept a probe it excludes"
 n=$("$SDT_LIST" --json "$T/p" '*:regs' '*:cst' |
 	python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
@@ -18,7 +18,10 @@ expect_eq "sites matching nothing" 0 "$n"
 
 "$SDT_LIST" --check "$T/p" >"$T/out"
 expect_eq "--check on float/global probes: status" 1 $?
-grep -q 'bcc/bpftrace NO' "$T/out" || fail "no NO verdict: $(cat "$T/out")"
+grep -q '^    NO bcc/bpftrace: ' "$T/out" || fail "no NO verdict: $(cat "$T/out")"
+"$SDT_LIST" -v --check "$T/p" >"$T/out"
+expect_eq "-v --check on float/global probes: status" 1 $?
+grep -q 'bcc/bpftrace NO' "$T/out" || fail "no NO verdict in -v: $(cat "$T/out")"
 
 # Only register arguments: every consumer reads them.
 cat >"$T/clean.c" <<'C'
@@ -31,6 +34,8 @@ int main(int argc, char **argv)
 C
 $CC -O2 -o "$T/clean" "$T/clean.c" || fail "build clean"
 "$SDT_LIST" --check "$T/clean" >"$T/out" || fail "--check on a clean binary: $(cat "$T/out")"
+expect_eq "--check on a clean binary: one line" 1 "$(wc -l <"$T/out")"
+"$SDT_LIST" -v --check "$T/clean" >"$T/out" || fail "-v --check on a clean binary: $(cat "$T/out")"
 grep -q 'libbpf yes, bcc/bpftrace yes, gdb yes, perf yes' "$T/out" ||
 	fail "clean verdicts: $(cat "$T/out")"
 # The compiler picks each operand (gcc: %edi and %rsi, clang -O2: stack

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: any bytes as an ELF file, through the core's probe
- * reader and everything sdt-list does with what it finds (addresses,
- * sections, each argument in words, every consumer model). Built and run by
+ * reader (relocations of relocatable objects included) and everything
+ * sdt-list does with what it finds (addresses, sections, stale sites, each
+ * argument in words, every consumer model, the type records and the
+ * signatures built from them). Built and run by
  * fuzz.sh with clang -fsanitize=fuzzer,address,undefined; a crash, a leak
  * or undefined behaviour is a failure.
  */
@@ -25,6 +27,8 @@ static void exercise(const struct sdt_elf *f, const struct sdt_probe *p)
 	sdt_elf_addr_to_offset(f, addr, &off);
 	sdt_elf_addr_to_offset(f, p->note.semaphore, &off);
 	sdt_elf_section_at(f, addr);
+	sdt_probe_section(f, p);
+	sdt_probe_in_code(f, p);
 	while (sdt_arg_split(spec, &pos, &start, &len))
 		describe_arg(&f->target, spec + start, len, &d);
 	for (int c = 0; c < CONSUMER_COUNT; c++)
@@ -50,10 +54,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sdt_elf f;
 	char err[256];
 
-	if (sdt_elf_open_image(&f, data, size, err, sizeof(err)) < 0)
+	struct type_table tt;
+	FILE *null = fopen("/dev/null", "w");
+
+	if (sdt_elf_open_image(&f, data, size, err, sizeof(err)) < 0) {
+		fclose(null);
 		return 0;
-	for (size_t i = 0; i < f.nprobes; i++)
+	}
+	if (types_load(&tt, &f, "fuzz") < 0)
+		tt.n = 0;
+	for (size_t i = 0; i < f.nprobes; i++) {
+		struct signature sig;
+
 		exercise(&f, &f.probes[i]);
+		probe_signature(&tt, &f.probes[i], &sig);
+		for (unsigned a = 0; a < sig.nargs && null; a++)
+			put_sig_arg(null, &sig.args[a]);
+	}
+	types_free(&tt);
 	sdt_elf_close(&f);
+	if (null)
+		fclose(null);
 	return 0;
 }

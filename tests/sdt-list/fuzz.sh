@@ -21,7 +21,8 @@ core=$(sed -n '/^elfcore_libsdtcore_la_SOURCES *=/,/[^\\]$/p' "$s/elfcore/local.
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I"$s/elfcore" -I"$s/sdt-list" -o "$T/fuzz" \
 	"$s/tests/sdt-list/fuzz-notes.c" "$s/sdt-list/describe.c" \
-	"$s/sdt-list/consumers.c" $core -lelf >"$T/build.log" 2>&1 || {
+	"$s/sdt-list/consumers.c" "$s/sdt-list/types.c" "$s/sdt-list/escape.c" \
+	$core -lelf >"$T/build.log" 2>&1 || {
 	cat "$T/build.log"
 	fail "cannot build the fuzzer"
 }
@@ -40,6 +41,8 @@ int main(int argc, char **argv)
 C
 $CC -O2 -o "$T/corpus/x86_64" "$T/seed.c" || fail "seed build"
 $CC -O2 -c -o "$T/corpus/x86_64.o" "$T/seed.c" || fail "seed build"
+$CC -O2 -I"$s/include" -c -o "$T/corpus/typed.o" "$s/tests/sdt-list/typed.c" ||
+	fail "typed.c seed build"
 for cc in aarch64-linux-gnu-gcc arm-linux-gnueabihf-gcc riscv64-linux-gnu-gcc \
 	powerpc64le-linux-gnu-gcc s390x-linux-gnu-gcc i686-linux-gnu-gcc; do
 	command -v $cc >/dev/null 2>&1 || continue

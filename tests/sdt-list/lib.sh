@@ -39,3 +39,82 @@ for s in json.load(open(sys.argv[1])):
     print(key, len(s["arguments"]), "accept" if ok else "reject")
 PY
 }
+
+# compare_readelf FILE: sdt-list --json FILE shows the notes `readelf -n'
+# shows, in order (provider, name, location, base, semaphore, arguments:
+# readelf applies a relocatable object's relocations, and so must we);
+# readelf's output is left in $T/readelf.out, ours in $T/list.json.
+compare_readelf() {
+	readelf -n "$1" >"$T/readelf.out" 2>&1 || fail "readelf -n $1"
+	"$SDT_LIST" --json "$1" >"$T/list.json" || fail "sdt-list --json $1 failed"
+	python3 - "$T/readelf.out" "$T/list.json" "$1" <<'PY' || exit 1
+import json, re, sys
+notes, cur = [], None
+for line in open(sys.argv[1]):
+    line = line.strip()
+    if line.startswith("stapsdt") and "NT_STAPSDT" in line:
+        cur = {"args": ""}
+        notes.append(cur)
+        line = line.split(")", 1)[1].strip()
+    if cur is not None and line.startswith("Provider:"):
+        cur["provider"] = line.split(":", 1)[1].strip()
+    elif cur is not None and line.startswith("Name:"):
+        cur["name"] = line.split(":", 1)[1].strip()
+    elif cur is not None and line.startswith("Location:"):
+        m = re.match(r"Location: (0x[0-9a-f]+), Base: (0x[0-9a-f]+), Semaphore: (0x[0-9a-f]+)", line)
+        cur["pc"], cur["base"], cur["sema"] = (int(x, 16) for x in m.groups())
+    elif cur is not None and line.startswith("Arguments:"):
+        cur["args"] = line.split(":", 1)[1].strip()
+sites = json.load(open(sys.argv[2]))
+want = [(n["provider"], n["name"], n["pc"], n["base"], n["sema"], n["args"]) for n in notes]
+got = [(s["provider"], s["name"], int(s["note_pc"], 16), int(s["base"], 16),
+        int(s["semaphore"], 16), s["args"]) for s in sites]
+if not want:
+    print("FAIL: readelf shows no probes in %s" % sys.argv[3]); sys.exit(1)
+if want != got:
+    print("FAIL: %s: readelf and sdt-list differ" % sys.argv[3])
+    for w, g in zip(want + [None] * len(got), got + [None] * len(want)):
+        if w != g: print("  readelf:  %s\n  sdt-list: %s" % (w, g))
+    sys.exit(1)
+for s in sites:
+    if int(s["address"], 16) != int(s["note_pc"], 16):
+        print("FAIL: %s: address moved without prelink: %s" % (sys.argv[3], s)); sys.exit(1)
+    if len(s["arguments"]) != len(re.findall(r"(?:\[[^]]*\]|\S)+", s["args"])):
+        print("FAIL: %s: argument count: %s" % (sys.argv[3], s)); sys.exit(1)
+print("# %s: %d probe sites match readelf" % (sys.argv[3], len(got)))
+PY
+}
+
+# build_gc_stale OUT: a program whose probe gc:dropped is in a function
+# clang+lld --gc-sections dropped (its note stays, PC 0) and gc:kept in
+# main. Returns 1 (with a note) when clang or ld.lld is missing.
+build_gc_stale() {
+	if ! command -v clang >/dev/null 2>&1 || ! command -v ld.lld >/dev/null 2>&1; then
+		note "clang or ld.lld missing: no --gc-sections case"
+		return 1
+	fi
+	cat >"$1.c" <<'C'
+#include <sys/sdt.h>
+void unused(int a) { DTRACE_PROBE1(gc, dropped, a); }
+int main(int argc, char **argv) { (void)argv; DTRACE_PROBE1(gc, kept, argc); return 0; }
+C
+	clang -O2 -I"$top_srcdir/include" -ffunction-sections -fuse-ld=lld \
+		-Wl,--gc-sections "$1.c" -o "$1" || fail "clang+lld build"
+}
+
+# start_host OUTFILE CMD...: run CMD in the background until it prints
+# "ready PID ..."; sets HOST_PID to that PID and adds both to $PIDS.
+start_host() {
+	out=$1
+	shift
+	"$@" >"$out" 2>&1 &
+	PIDS="${PIDS:-} $!"
+	i=0
+	until grep -q '^ready' "$out"; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "$1 did not start: $(cat "$out")"
+		sleep 0.1
+	done
+	HOST_PID=$(sed -n 's/^ready \([0-9]*\) .*/\1/p' "$out")
+	PIDS="$PIDS $HOST_PID"
+}

@@ -1,6 +1,8 @@
-# tests for sdt-list: listings against readelf, --check against what
-# bpftrace and gdb really do, -p on a live libstapsdt memfd provider, bad
-# input, and a libFuzzer run over the note reader and our decoding.
+# tests for sdt-list: listings against readelf (relocatable objects of
+# every target too), --check against what bpftrace and gdb really do, -p on
+# a live libstapsdt memfd provider, bad and damaged input, type records and
+# the one-line listing, the --bpftrace and --perf programs run for real,
+# and a libFuzzer run over the note reader and our decoding.
 check_PROGRAMS += tests/sdt-list/memfd-host
 tests_sdt_list_memfd_host_SOURCES = tests/sdt-list/memfd-host.c
 tests_sdt_list_memfd_host_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
@@ -12,6 +14,10 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/check-gdb.sh \
 	tests/sdt-list/pid.sh \
 	tests/sdt-list/errors.sh \
+	tests/sdt-list/damaged.sh \
+	tests/sdt-list/objects.sh \
+	tests/sdt-list/typed.sh \
+	tests/sdt-list/scripts.sh \
 	tests/sdt-list/filters.sh \
 	tests/sdt-list/fuzz.sh
 TESTS += $(SDT_LIST_TESTS)
@@ -19,4 +25,5 @@ EXTRA_DIST += $(SDT_LIST_TESTS) \
 	tests/sdt-list/lib.sh \
 	tests/sdt-list/probes.c \
 	tests/sdt-list/gated.c \
+	tests/sdt-list/typed.c \
 	tests/sdt-list/fuzz-notes.c

@@ -48,7 +48,11 @@ expect_eq "semaphore before tracing" 0 "$v"
 at=$(python3 -c 'import json,sys; print([s["semaphore_runtime_address"] for s in json.load(open(sys.argv[1])) if s["name"]=="tick"][0])' "$T/p.json")
 expect_eq "memfd semaphore address" "$hsema" "$at"
 "$SDT_LIST" -p "$hpid" >"$T/list.txt" || fail "sdt-list -p (text) failed"
-grep -q 'in a memfd' "$T/list.txt" || fail "memfd not named: $(cat "$T/list.txt")"
+grep -q 'in a memfd, attach as /proc/'"$hpid"'/fd/[0-9]*$' "$T/list.txt" ||
+	fail "memfd and its attach path not named: $(cat "$T/list.txt")"
+grep -q '^sdtlist:tick(int32)  1 site, semaphore = 0$' "$T/list.txt" ||
+	fail "no one-line probe: $(cat "$T/list.txt")"
+"$SDT_LIST" -v -p "$hpid" >"$T/list.txt" || fail "sdt-list -v -p (text) failed"
 grep -q '= 0 (no tracer attached)' "$T/list.txt" || fail "no value: $(cat "$T/list.txt")"
 
 if need_bpftrace_ok=$(timeout 30 bpftrace -e 'BEGIN { exit(); }' 2>&1); then
@@ -67,7 +71,7 @@ if need_bpftrace_ok=$(timeout 30 bpftrace -e 'BEGIN { exit(); }' 2>&1); then
 		sleep 0.1
 	done
 	note "semaphore 0 -> $v with bpftrace attached"
-	"$SDT_LIST" -p "$hpid" 'sdtlist:tick' | grep -q '= [1-9][0-9]* (a tracer is attached)' ||
+	"$SDT_LIST" -v -p "$hpid" 'sdtlist:tick' | grep -q '= [1-9][0-9]* (a tracer is attached)' ||
 		fail "text listing does not show the tracer"
 	wait $bpid
 	v=$(sema "$hpid") || fail "$v"

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The default listing: one line per probe, the way a person reads it.
+ *
+ *   shop:order__start(const char *customer, int items)  2 sites, semaphore
+ *
+ * A probe is what one writes in a tracer (provider:name); how many places
+ * the compiler planted it in and whether it has a semaphore are what one
+ * asks next. The argument types and names come from the sdtkit type record
+ * when the file has one, else from each spec's size and sign. Where a site
+ * is out of place, and with --check where some tracer cannot read the
+ * probe, indented lines below it say so; a clean probe is one line, so a
+ * binary with ten thousand sites lists in at most one line per probe.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "sdt-list.h"
+
+static void put_signature(FILE *out, const struct sdt_probe *p,
+			  const struct signature *sig)
+{
+	put_text(out, p->note.provider);
+	fputc(':', out);
+	put_text(out, p->note.name);
+	fputc('(', out);
+	for (unsigned i = 0; i < sig->nargs; i++) {
+		if (i)
+			fputs(", ", out);
+		put_sig_arg(out, &sig->args[i]);
+	}
+	if (sig->spec_nargs > sig->nargs)
+		fprintf(out, ", ... %u more", sig->spec_nargs - sig->nargs);
+	fputc(')', out);
+}
+
+static void put_semaphore(FILE *out, const struct object *obj,
+			  const struct sdt_probe *p)
+{
+	struct site s;
+
+	if (!p->note.semaphore && !p->sema_ref.symbol)
+		return;
+	fputs(", semaphore", out);
+	if (!obj->proc)
+		return;
+	site_facts(obj, p, &s);
+	if (s.has_runtime && s.sema_read == 0)
+		fprintf(out, " = %u", s.sema_value);
+	else
+		fputs(" = ?", out);
+}
+
+/* Sites no tracer can use: outside the file's segments, or stale. */
+static int site_problems(FILE *out, struct out *o, struct object *obj,
+			 const struct group *g)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < g->count; i++) {
+		const struct sdt_probe *p =
+		    &obj->f->probes[obj->sites[g->first + i]];
+		struct site s;
+
+		site_facts(obj, p, &s);
+		if (s.outside) {
+			fputs("    site at ", out);
+			put_addr(out, &p->pc_ref, s.addr);
+			fputs(" is OUTSIDE every loadable segment: no tracer "
+			      "can attach\n",
+			      out);
+			o->status = EXIT_INPUT;
+		} else if (o->o->check && !s.in_code) {
+			fputs("    NOT IN CODE: site at ", out);
+			put_addr(out, &p->pc_ref, s.addr);
+			fprintf(out, ": %s\n", stale_why);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
+/* --check: the first reason of each consumer that refuses some site. */
+static int verdict_problems(FILE *out, struct object *obj,
+			    const struct group *g)
+{
+	const struct verdict *worst[CONSUMER_COUNT] = {NULL};
+	int bad = 0;
+
+	for (size_t i = 0; i < g->count; i++) {
+		const struct verdict_set *vs = object_check(
+		    obj, &obj->f->probes[obj->sites[g->first + i]]);
+
+		for (int c = 0; c < CONSUMER_COUNT; c++) {
+			if (!vs->v[c].ok && !worst[c])
+				worst[c] = &vs->v[c];
+		}
+		bad |= vs->bad;
+	}
+	for (int c = 0; c < CONSUMER_COUNT; c++) {
+		if (!worst[c])
+			continue;
+		fprintf(out, "    NO %s: ", consumer_name((enum consumer)c));
+		put_text(out, worst[c]->why);
+		fputc('\n', out);
+	}
+	return bad;
+}
+
+/* --check: type records that were not used as they stand. */
+static void type_problems(FILE *out, const struct signature *sig)
+{
+	if (sig->unused)
+		fprintf(out,
+			"    warning: its type record has %u argument%s, its "
+			"spec %u: types not used\n",
+			sig->unused->nargs, sig->unused->nargs == 1 ? "" : "s",
+			sig->spec_nargs);
+	if (sig->rec && sig->rec->disagrees)
+		fputs("    warning: its type records disagree (objects built "
+		      "from different .d files?): the first is used\n",
+		      out);
+}
+
+static int summary_probe(FILE *out, struct out *o, struct object *obj,
+			 const struct group *g)
+{
+	const struct sdt_probe *p = group_probe(obj, g);
+	struct signature sig;
+	int bad;
+
+	probe_signature(&obj->types, p, &sig);
+	put_signature(out, p, &sig);
+	fprintf(out, "  %zu site%s", g->count, g->count == 1 ? "" : "s");
+	put_semaphore(out, obj, p);
+	fputc('\n', out);
+	bad = site_problems(out, o, obj, g);
+	if (!o->o->check)
+		return bad;
+	type_problems(out, &sig);
+	return verdict_problems(out, obj, g) | bad;
+}
+
+void summary_object(struct out *o, struct object *obj)
+{
+	size_t shown = 0;
+	int bad = 0;
+
+	if (o->o->headers) {
+		put_object_heading(o->f, obj);
+		fputc('\n', o->f);
+	}
+	for (size_t g = 0; g < obj->ngroups; g++) {
+		if (!object_wanted(o->o,
+				   &group_probe(obj, &obj->groups[g])->note))
+			continue;
+		bad |= summary_probe(o->f, o, obj, &obj->groups[g]);
+		shown++;
+	}
+	if (!shown && !o->o->headers) {
+		put_text(o->f, obj->name);
+		fputs(obj->ngroups ? ": no probe matches\n" : ": no probes\n",
+		      o->f);
+	}
+	if (bad && o->status == 0)
+		o->status = EXIT_CHECK;
+}

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What each probe argument is, for people and for generated programs.
+ *
+ * A stapsdt note says only where each argument is and its size and sign
+ * (`-4@%edi'); the C type and name live in the .d file. dtrace-gen -G
+ * records them in SDT_TYPES_SECTION (elfcore/note.h), one note per probe:
+ * provider, probe, argument count, then type and name per argument. With
+ * a record, `shop:order__start(const char *customer, int items)' and a
+ * bpftrace program can read the string; without one, the size and sign
+ * give `int32', `uint64'.
+ *
+ * Records are keyed by provider:name. Linking several objects repeats
+ * them: the first is used, and a later one that disagrees is remembered
+ * for --check to report. A malformed record is skipped with a warning; it
+ * never costs the listing. A record whose count differs from the spec's
+ * describes some other build of the probe and is not used.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sdt-list.h"
+
+/* The next NUL-terminated string in [*P, END), or NULL. */
+static const char *next_str(const char **p, const char *end)
+{
+	const char *s = *p;
+	const char *nul = s < end ? memchr(s, 0, (size_t)(end - s)) : NULL;
+
+	if (!nul)
+		return NULL;
+	*p = nul + 1;
+	return s;
+}
+
+static int parse_count(const char *text, unsigned *n)
+{
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)text[0]))
+		return -1;
+	v = strtol(text, &end, 10);
+	if (*end || v < 0 || v > SDT_MAX_ARGS)
+		return -1;
+	*n = (unsigned)v;
+	return 0;
+}
+
+/* Decode one record; on error *WHY says what is wrong with it. */
+static int parse_record(const struct sdt_type_note *n, struct type_record *r,
+			const char **why)
+{
+	const char *p = n->desc, *end = n->desc + n->size, *count;
+
+	memset(r, 0, sizeof(*r));
+	r->provider = next_str(&p, end);
+	r->name = r->provider ? next_str(&p, end) : NULL;
+	count = r->name ? next_str(&p, end) : NULL;
+	if (!count) {
+		*why = "fewer than three strings (provider, probe, count)";
+		return -1;
+	}
+	if (!*r->provider || !*r->name) {
+		*why = "an empty provider or probe name";
+		return -1;
+	}
+	if (parse_count(count, &r->nargs) < 0) {
+		*why = "the argument count is not a number from 0 to 12";
+		return -1;
+	}
+	for (unsigned i = 0; i < r->nargs; i++) {
+		r->type[i] = next_str(&p, end);
+		r->argname[i] = r->type[i] ? next_str(&p, end) : NULL;
+		if (!r->argname[i] || !*r->type[i]) {
+			*why = "fewer types and names than its count";
+			return -1;
+		}
+	}
+	for (; p < end; p++) {
+		if (*p) {
+			*why = "bytes after its last argument";
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int same_record(const struct type_record *a, const struct type_record *b)
+{
+	if (a->nargs != b->nargs)
+		return 0;
+	for (unsigned i = 0; i < a->nargs; i++) {
+		if (strcmp(a->type[i], b->type[i]) ||
+		    strcmp(a->argname[i], b->argname[i]))
+			return 0;
+	}
+	return 1;
+}
+
+static int cmp_keys(const struct type_record *a, const struct type_record *b)
+{
+	int r = strcmp(a->provider, b->provider);
+
+	return r ? r : strcmp(a->name, b->name);
+}
+
+/* Sort by key (qsort is not stable: the record's order breaks ties). */
+static int cmp_records(const void *a, const void *b)
+{
+	const struct type_record *ra = a, *rb = b;
+	int r = cmp_keys(ra, rb);
+
+	if (r)
+		return r;
+	return ra->order_ < rb->order_ ? -1 : ra->order_ > rb->order_;
+}
+
+/* Keep the first record per probe; flag it when a later one differs. */
+static void dedupe(struct type_table *tt)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < tt->n; i++) {
+		struct type_record *first = kept ? &tt->recs[kept - 1] : NULL;
+
+		if (first && !cmp_keys(first, &tt->recs[i])) {
+			first->disagrees |= !same_record(first, &tt->recs[i]);
+			continue;
+		}
+		tt->recs[kept++] = tt->recs[i];
+	}
+	tt->n = kept;
+}
+
+int types_load(struct type_table *tt, const struct sdt_elf *f,
+	       const char *objname)
+{
+	tt->recs = NULL;
+	tt->n = 0;
+	if (f->types_damaged) {
+		fputs("sdt-list: warning: ", stderr);
+		put_text(stderr, objname);
+		fprintf(stderr,
+			": %s is damaged: the type records after record %zu "
+			"are ignored\n",
+			SDT_TYPES_SECTION, f->ntype_notes);
+	}
+	if (!f->ntype_notes)
+		return 0;
+	tt->recs = calloc(f->ntype_notes, sizeof(*tt->recs));
+	if (!tt->recs)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->ntype_notes; i++) {
+		const char *why;
+
+		if (parse_record(&f->type_notes[i], &tt->recs[tt->n], &why) ==
+		    0) {
+			tt->recs[tt->n++].order_ = i;
+			continue;
+		}
+		fprintf(stderr, "sdt-list: warning: ");
+		put_text(stderr, objname);
+		fprintf(stderr,
+			": type record %zu in %s ignored (malformed: %s)\n",
+			i + 1, SDT_TYPES_SECTION, why);
+	}
+	qsort(tt->recs, tt->n, sizeof(*tt->recs), cmp_records);
+	dedupe(tt);
+	return 0;
+}
+
+void types_free(struct type_table *tt)
+{
+	free(tt->recs);
+	tt->recs = NULL;
+	tt->n = 0;
+}
+
+const struct type_record *types_find(const struct type_table *tt,
+				     const char *provider, const char *name)
+{
+	struct type_record key = {.provider = provider, .name = name};
+	size_t lo = 0, hi = tt->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int r = cmp_keys(&tt->recs[mid], &key);
+
+		if (!r)
+			return &tt->recs[mid];
+		if (r < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Signatures                                                          */
+
+/* `char *', `const char *', `char const *const': a C string. */
+static int is_char_pointer(const char *type)
+{
+	int stars = 0, chars = 0, others = 0;
+
+	for (const char *p = type; *p;) {
+		size_t n = 0;
+
+		if (*p == '*') {
+			stars++;
+			p++;
+			continue;
+		}
+		while (isalnum((unsigned char)p[n]) || p[n] == '_')
+			n++;
+		if (!n) {
+			others += !isspace((unsigned char)*p);
+			p++;
+			continue;
+		}
+		if (n == 4 && !strncmp(p, "char", 4))
+			chars++;
+		else if (!(n == 5 && !strncmp(p, "const", 5)) &&
+			 !(n == 8 && !strncmp(p, "volatile", 8)) &&
+			 !(n == 8 && !strncmp(p, "restrict", 8)))
+			others++;
+		p += n;
+	}
+	return stars == 1 && chars == 1 && !others;
+}
+
+/* `int32', `uint64', `float64' from the spec's size and sign. */
+static const char *size_word(const struct arg_desc *d)
+{
+	static const char *const sint[] = {"int8", "int16", "int32", "int64"};
+	static const char *const uint[] = {"uint8", "uint16", "uint32",
+					   "uint64"};
+	int n = abs(d->size);
+	int i = n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : n == 8 ? 3 : -1;
+
+	if (!d->has_size || i < 0)
+		return "?";
+	if (d->is_float)
+		return n == 4 ? "float32" : n == 8 ? "float64" : "?";
+	return d->size < 0 ? sint[i] : uint[i];
+}
+
+void probe_signature(const struct type_table *tt, const struct sdt_probe *p,
+		     struct signature *sig)
+{
+	const char *spec = p->note.args;
+	size_t pos = 0, start, len;
+	const struct type_record *rec;
+	struct arg_desc d;
+
+	memset(sig, 0, sizeof(*sig));
+	while (sdt_arg_split(spec, &pos, &start, &len)) {
+		struct sig_arg *a = &sig->args[sig->nargs];
+
+		if (sig->spec_nargs++ >= SDT_MAX_ARGS)
+			continue;
+		describe_size(spec + start, len, &d);
+		a->type = size_word(&d);
+		a->name = "";
+		a->size = d.has_size ? abs(d.size) : 0;
+		a->is_signed = d.has_size && d.size < 0;
+		a->is_float = d.is_float;
+		sig->nargs++;
+	}
+	rec = types_find(tt, p->note.provider, p->note.name);
+	if (rec && rec->nargs != sig->spec_nargs)
+		sig->unused = rec;
+	if (!rec || rec->nargs != sig->spec_nargs)
+		return;
+	sig->rec = rec;
+	for (unsigned i = 0; i < sig->nargs; i++) {
+		sig->args[i].type = rec->type[i];
+		sig->args[i].name = rec->argname[i];
+		sig->args[i].is_pointer = strchr(rec->type[i], '*') != NULL;
+		sig->args[i].is_string = is_char_pointer(rec->type[i]);
+	}
+}
+
+void put_sig_arg(FILE *out, const struct sig_arg *a)
+{
+	size_t n = strlen(a->type);
+
+	put_text(out, a->type);
+	if (!a->name[0])
+		return;
+	if (!n || a->type[n - 1] != '*')
+		fputc(' ', out);
+	put_text(out, a->name);
+}
