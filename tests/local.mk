@@ -16,3 +16,4 @@ include tests/sdt-list/local.mk
 include tests/libbpf/local.mk
 include tests/packaging/local.mk
 include tests/docs/local.mk
+include tests/e2e/local.mk

@@ -1,0 +1,4 @@
+# End-to-end tests: a user's path through more than one product.
+E2E_TESTS = tests/e2e/typed.sh
+TESTS += $(E2E_TESTS)
+EXTRA_DIST += $(E2E_TESTS) tests/e2e/shop.d tests/e2e/shop.c
