@@ -4,7 +4,7 @@
 # directory included), and many runs in parallel on the same input and
 # output never interfere.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+. "$top_srcdir/tests/dtrace-gen/lib.sh"
 mkdir "$T/work" "$T/out" && cd "$T/work" || fail "cd"
 
 cp "$DG_DATA/inputs/memcached.d" good.d

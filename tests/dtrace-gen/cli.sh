@@ -3,7 +3,7 @@
 # names, misuse, and -C through $CPP (split like a shell, run as C, -I/-D/
 # -U passed, #if honoured, its failure shown, its line markers used).
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+. "$top_srcdir/tests/dtrace-gen/lib.sh"
 mkdir "$T/w" && cd "$T/w" || fail "cd"
 printf 'provider a { probe x(int); };\n' >probes.d
 

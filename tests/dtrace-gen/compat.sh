@@ -5,7 +5,7 @@
 # section. And the two mix: our header links with its object and the
 # other way round.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+. "$top_srcdir/tests/dtrace-gen/lib.sh"
 
 STAP_DTRACE=/usr/bin/dtrace
 [ -x "$STAP_DTRACE" ] || skip "SystemTap's dtrace is not installed (systemtap-sdt-dev)"

@@ -4,7 +4,7 @@
 # by gcc and clang, over our <sys/sdt.h>; also after the sed scripts real
 # projects run over it.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+. "$top_srcdir/tests/dtrace-gen/lib.sh"
 cd "$T" || fail "cd"
 
 "$DG" -h -s "$DG_DATA/inputs/edge.d" -o edge.h || fail "-h"

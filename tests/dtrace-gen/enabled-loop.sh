@@ -10,7 +10,7 @@
 # tracer), clang -O2 deletes the loop outright (C11 6.8.5p6 lets it assume
 # a loop with no side effects ends), so the program runs on with no tracer.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+. "$top_srcdir/tests/dtrace-gen/lib.sh"
 
 need_tracefs
 cd "$T" || fail "cd"

@@ -2,7 +2,7 @@
 # Each kind of error, with its exact FILE:LINE:COL, the offending line and
 # the caret; exit status 1; no output written, an earlier one untouched.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+. "$top_srcdir/tests/dtrace-gen/lib.sh"
 cd "$T" || fail "cd"
 
 # check INPUT(printf format) EXPECTED-FIRST-LINE [EXPECTED-CARET-LINE]

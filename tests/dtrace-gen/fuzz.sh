@@ -3,7 +3,7 @@
 # seeded with the real-world shapes in inputs/: no crash, leak or UB.
 # Skips only when clang's fuzzer runtime is missing.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+. "$top_srcdir/tests/dtrace-gen/lib.sh"
 need_cmd clang
 cd "$T" || fail "cd"
 src=$top_srcdir/dtrace-gen

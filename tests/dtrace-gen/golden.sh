@@ -5,7 +5,7 @@
 # another directory and another path to the input.
 # DG_UPDATE_GOLDEN=1 rewrites the golden files (review the diff!).
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+. "$top_srcdir/tests/dtrace-gen/lib.sh"
 
 need_cmd readelf cmp python3
 

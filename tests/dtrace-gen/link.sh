@@ -5,7 +5,7 @@
 # -fPIC -DPIC objects, passed as .lo), on x86-64, i386 and aarch64; the
 # target is taken from the objects, from -32/-64, or from $CC.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+. "$top_srcdir/tests/dtrace-gen/lib.sh"
 need_cmd readelf
 cd "$T" || fail "cd"
 

@@ -6,7 +6,7 @@
 # the directory's owner is refused, root included), and a replaced output
 # keeps the mode and owner the old file had.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+. "$top_srcdir/tests/dtrace-gen/lib.sh"
 cd "$T" || fail "cd"
 printf 'provider a { probe x(int); };\n' >p.d
 "$DG" -h -s p.d -o ref.h || fail "-h"

@@ -19,7 +19,7 @@ DTRACE_GEN_TESTS = \
 	tests/dtrace-gen/typed.sh
 TESTS += $(DTRACE_GEN_TESTS)
 EXTRA_DIST += $(DTRACE_GEN_TESTS) \
-	tests/dtrace-gen/dg-lib.sh \
+	tests/dtrace-gen/lib.sh \
 	tests/dtrace-gen/fuzz-parser.c \
 	tests/dtrace-gen/typerec.py \
 	tests/dtrace-gen/inputs/edge.d \

@@ -7,7 +7,7 @@
 # write for, a file that is no object at all. LLVM bitcode (clang -flto)
 # is an object that names no machine: a warning, and the run goes on.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+. "$top_srcdir/tests/dtrace-gen/lib.sh"
 need_cmd od
 cd "$T" || fail "cd"
 printf 'provider a { probe x(int); };\n' >p.d

@@ -6,7 +6,7 @@
 # false after, and the arguments read back must be the ones the program
 # says it passed.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+. "$top_srcdir/tests/dtrace-gen/lib.sh"
 
 need_cmd autoreconf make awk
 [ "$(uname -m)" = x86_64 ] || skip "the fetch-argument translation is for x86-64"

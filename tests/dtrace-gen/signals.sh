@@ -6,7 +6,7 @@
 # temporary starts. SIGXFSZ also comes from the kernel itself, through a
 # file size limit.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+. "$top_srcdir/tests/dtrace-gen/lib.sh"
 mkdir "$T/out" && cd "$T" || fail "cd"
 printf 'provider a { probe x(int); probe y(char *, long); };\n' >p.d
 

@@ -6,7 +6,7 @@
 # notes and the code are byte for byte what they are without the records;
 # and each cross target's byte order.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/dtrace-gen/dg-lib.sh"
+. "$top_srcdir/tests/dtrace-gen/lib.sh"
 
 need_cmd python3 readelf objcopy strip
 command -v "$CC" >/dev/null 2>&1 || skip "no C compiler ($CC)"

@@ -8,7 +8,7 @@
 # staged libstapsdt it fails to start without an rpath (the loader does not
 # know the prefix) and starts with the rpath from pkg-config.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/packaging/pkg-lib.sh"
+. "$top_srcdir/tests/packaging/lib.sh"
 
 need_cmd autoreconf
 stage_install

@@ -8,7 +8,7 @@
 # file must remake the header and relink, and bpftrace must read the
 # probes of both. Also find_package(libstapsdt) and the version checks.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/packaging/pkg-lib.sh"
+. "$top_srcdir/tests/packaging/lib.sh"
 
 need_cmd cmake
 stage_install

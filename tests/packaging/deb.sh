@@ -9,7 +9,7 @@
 # which the compiler finds first by default) and to dtrace-gen.
 # The package build skips its own test suite (nocheck): about a minute.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/packaging/pkg-lib.sh"
+. "$top_srcdir/tests/packaging/lib.sh"
 
 [ -z "${DEB_HOST_ARCH:-}" ] || skip "running inside a Debian package build"
 need_cmd dpkg-buildpackage dh dpkg-deb lintian pkg-config

@@ -6,4 +6,4 @@ PACKAGING_TESTS = \
 	tests/packaging/autotools.sh \
 	tests/packaging/deb.sh
 TESTS += $(PACKAGING_TESTS)
-EXTRA_DIST += $(PACKAGING_TESTS) tests/packaging/pkg-lib.sh
+EXTRA_DIST += $(PACKAGING_TESTS) tests/packaging/lib.sh

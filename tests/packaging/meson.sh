@@ -5,7 +5,7 @@
 # (not SystemTap's dtrace on PATH), the program must be built with our
 # <sys/sdt.h> and carry semaphores, and bpftrace must read its probes.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/packaging/pkg-lib.sh"
+. "$top_srcdir/tests/packaging/lib.sh"
 
 need_cmd meson ninja
 stage_install

@@ -6,7 +6,7 @@
 # clang's riscv64 objects leave the note sizes to the linker (relaxation
 # relocations), so riscv64 is checked on a linked shared object.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/sdt/spec-lib.sh"
+. "$top_srcdir/tests/sdt/lib.sh"
 [ -x "$SDT_NOTES" ] || fail "$SDT_NOTES is not built"
 
 I="-I$SDT_INCLUDE"

@@ -14,7 +14,7 @@
 #    passed, and %rsp passed as an argument is the caller's %rsp, not the
 #    stepped one.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/sdt/spec-lib.sh"
+. "$top_srcdir/tests/sdt/lib.sh"
 LC_ALL=C
 export LC_ALL
 case $(uname -m) in x86_64) ;; *) skip "the fast site is x86_64 only" ;; esac

@@ -4,7 +4,7 @@
 # -Wall -Wextra -pedantic -Werror, every spec readable (strict validator),
 # and each kind of argument with the right size and signedness.
 . "$top_srcdir/tests/lib.sh"
-. "$top_srcdir/tests/sdt/spec-lib.sh"
+. "$top_srcdir/tests/sdt/lib.sh"
 need_cmd gcc g++ clang clang++
 [ -x "$SDT_NOTES" ] || fail "$SDT_NOTES is not built"
 

@@ -16,7 +16,7 @@ SDT_HEADER_TESTS = \
 	tests/sdt/fast-rerun.sh
 TESTS += $(SDT_HEADER_TESTS)
 EXTRA_DIST += $(SDT_HEADER_TESTS) \
-	tests/sdt/spec-lib.sh \
+	tests/sdt/lib.sh \
 	tests/sdt/probes.c \
 	tests/sdt/asm-probe.S \
 	tests/sdt/inline.h \

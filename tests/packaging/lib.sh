@@ -5,7 +5,7 @@
 # checks every sample gets: sdtkit's generator and <sys/sdt.h> were used
 # (never SystemTap's, which is installed here too), and real tracers see
 # the probes with the arguments the program passed.
-. "$top_srcdir/tests/dtrace-gen/dg-lib.sh" # wait_for
+. "$top_srcdir/tests/dtrace-gen/lib.sh" # wait_for
 
 # Sets STAGE (the DESTDIR), STAGE_PREFIX (the configured prefix inside it),
 # STAGE_PC (its pkgconfig directory), STAGE_DG (its dtrace-gen) and
