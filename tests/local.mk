@@ -17,3 +17,4 @@ include tests/libbpf/local.mk
 include tests/packaging/local.mk
 include tests/docs/local.mk
 include tests/e2e/local.mk
+include tests/style/local.mk

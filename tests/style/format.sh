@@ -1,0 +1,23 @@
+#!/bin/sh
+# The C sources keep the repository's .clang-format style: every .c and .h
+# of the products, tests, benchmarks and samples, as clang-format 14 (the
+# one Debian 12 ships, which the tree was formatted with) leaves them.
+# Generated outputs (tests/dtrace-gen/golden) are not sources. Fix a
+# failure with `clang-format -i FILE`.
+. "$top_srcdir/tests/lib.sh"
+need_cmd clang-format
+v=$(clang-format --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p')
+[ "$v" = 14 ] || skip "the tree is formatted with clang-format 14, this is ${v:-unknown}"
+cd "$top_srcdir" || fail "cd $top_srcdir"
+[ -f .clang-format ] || fail "no .clang-format in $top_srcdir"
+n=0 bad=
+for f in $(find elfcore dtrace-gen libstapsdt sdt-list include tests bench \
+	samples -name '*.[ch]' ! -path '*/.*' ! -path 'tests/dtrace-gen/golden/*' |
+	LC_ALL=C sort); do
+	clang-format --style=file --dry-run -Werror "$f" >/dev/null 2>&1 ||
+		bad="$bad $f"
+	n=$((n + 1))
+done
+[ "$n" -gt 50 ] || fail "only $n sources found under $top_srcdir"
+[ -z "$bad" ] || fail "not in the .clang-format style (clang-format -i):$bad"
+echo "PASS: $n sources in the .clang-format style"
