@@ -201,8 +201,7 @@ static int strset_grow(struct dg_strset *s)
 	return 0;
 }
 
-int dg_strset_add(struct dg_strset *s, const char *key, size_t val,
-		  size_t *old)
+int dg_strset_add(struct dg_strset *s, const char *key, size_t val, size_t *old)
 {
 	size_t i;
 

@@ -128,9 +128,9 @@ int dg_shell_split(const char *s, char ***argv, size_t *argc)
 	return err;
 }
 
-static int build_argv(const char *cpp, const char *const *flags,
-		      size_t nflags, const char *input, char ***argvp,
-		      size_t *argcp, struct dg_diag *diag)
+static int build_argv(const char *cpp, const char *const *flags, size_t nflags,
+		      const char *input, char ***argvp, size_t *argcp,
+		      struct dg_diag *diag)
 {
 	const char *tail[] = { "-x", "c", input };
 	size_t argc, i, n = sizeof(tail) / sizeof(tail[0]);
@@ -205,7 +205,8 @@ int dg_preprocess(const char *cpp, const char *const *flags, size_t nflags,
 	if (build_argv(cpp, flags, nflags, input, &argv, &argc, diag))
 		return -1;
 	if (pipe2(pipefd, O_CLOEXEC)) {
-		dg_error(diag, NULL, "cannot make a pipe for the preprocessor: %s",
+		dg_error(diag, NULL,
+			 "cannot make a pipe for the preprocessor: %s",
 			 strerror(errno));
 		goto out;
 	}
@@ -225,13 +226,16 @@ int dg_preprocess(const char *cpp, const char *const *flags, size_t nflags,
 	err = read_all(pipefd[0], out);
 	close(pipefd[0]);
 	if (wait_child(pid, &status) || err) {
-		dg_error(diag, input, "cannot read the preprocessor's output: %s",
+		dg_error(diag, input,
+			 "cannot read the preprocessor's output: %s",
 			 strerror(err ? -err : errno));
 		goto out;
 	}
 	if (WIFSIGNALED(status)) {
-		dg_error(diag, input, "the preprocessor `%s' was killed by "
-			 "signal %d", argv[0], WTERMSIG(status));
+		dg_error(diag, input,
+			 "the preprocessor `%s' was killed by "
+			 "signal %d",
+			 argv[0], WTERMSIG(status));
 		goto out;
 	}
 	if (WEXITSTATUS(status)) {
@@ -242,7 +246,8 @@ int dg_preprocess(const char *cpp, const char *const *flags, size_t nflags,
 		goto out;
 	}
 	if (out->failed) {
-		dg_error(diag, input, "out of memory reading the "
+		dg_error(diag, input,
+			 "out of memory reading the "
 			 "preprocessor's output");
 		goto out;
 	}

@@ -64,8 +64,8 @@ void dg_error_at(struct dg_diag *d, const struct dg_loc *loc, const char *fmt,
 	va_end(ap);
 }
 
-void dg_warning_at(struct dg_diag *d, const struct dg_loc *loc,
-		   const char *fmt, ...)
+void dg_warning_at(struct dg_diag *d, const struct dg_loc *loc, const char *fmt,
+		   ...)
 {
 	va_list ap;
 

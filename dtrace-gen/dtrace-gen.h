@@ -96,7 +96,7 @@ struct dg_loc {
 	const char *file;
 	unsigned line, col;
 	const char *line_start; /* that line's text in the buffer we read */
-	const char *text_end; /* end of that buffer */
+	const char *text_end;	/* end of that buffer */
 };
 
 struct dg_diag {
@@ -107,8 +107,8 @@ struct dg_diag {
 
 void dg_error_at(struct dg_diag *d, const struct dg_loc *loc, const char *fmt,
 		 ...) __attribute__((format(printf, 3, 4)));
-void dg_warning_at(struct dg_diag *d, const struct dg_loc *loc,
-		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void dg_warning_at(struct dg_diag *d, const struct dg_loc *loc, const char *fmt,
+		   ...) __attribute__((format(printf, 3, 4)));
 void dg_note_at(struct dg_diag *d, const struct dg_loc *loc, const char *fmt,
 		...) __attribute__((format(printf, 3, 4)));
 /* Errors without a place in the input: "WHAT: error: ..." */
@@ -124,15 +124,16 @@ enum dg_tok_kind {
 	DG_TOK_IDENT,
 	DG_TOK_NUMBER,
 	DG_TOK_STRING, /* "..." or '...', only meaningful outside providers */
-	DG_TOK_PUNCT, /* one character, or `...', `::', `->' */
-	DG_TOK_ERROR, /* the lexer already reported it */
+	DG_TOK_PUNCT,  /* one character, or `...', `::', `->' */
+	DG_TOK_ERROR,  /* the lexer already reported it */
 };
 
 struct dg_token {
 	enum dg_tok_kind kind;
 	const char *text;
 	size_t len;
-	int space_before; /* whitespace or a comment separates it from the last */
+	int space_before; /* whitespace or a comment separates it from the last
+			   */
 	struct dg_loc loc;
 };
 
@@ -142,8 +143,8 @@ struct dg_lexer {
 	const char *file; /* as line markers name it */
 	unsigned line;
 	int at_line_start; /* only blanks since the last newline */
-	int cpp_done; /* input came through -C: #if was handled already */
-	int warned_cond; /* warned once about #if without -C */
+	int cpp_done;	   /* input came through -C: #if was handled already */
+	int warned_cond;   /* warned once about #if without -C */
 	struct dg_arena *arena; /* file names from line markers */
 	struct dg_diag *diag;
 };
@@ -165,9 +166,9 @@ struct dg_probe {
 	unsigned nargs;		  /* the macro's arity */
 	unsigned nparams;    /* texts in PARAMS: 1 for `(void)', else nargs */
 	const char **params; /* each parameter's tokens, one space apart */
-	const char **types; /* each argument's C type, name left out, spaced
-			       as docs/typed-probes.md says (nargs) */
-	const char **names; /* each argument's name, "" when unnamed (nargs) */
+	const char **types;  /* each argument's C type, name left out, spaced
+				as docs/typed-probes.md says (nargs) */
+	const char **names;  /* each argument's name, "" when unnamed (nargs) */
 	struct dg_loc loc;
 };
 
@@ -183,8 +184,8 @@ struct dg_model {
  * preprocessor's output. Returns 0, or -EINVAL after reporting the first
  * error through DIAG, or -ENOMEM. dg_model_free() either way.
  */
-int dg_parse(struct dg_model *m, const char *file, const char *text,
-	     size_t len, int cpp_done, struct dg_diag *diag);
+int dg_parse(struct dg_model *m, const char *file, const char *text, size_t len,
+	     int cpp_done, struct dg_diag *diag);
 void dg_model_free(struct dg_model *m);
 
 /* ---- header.c ----------------------------------------------------------- */
@@ -211,8 +212,8 @@ void dg_argv_free(char **argv, size_t argc);
 struct dg_object_opts {
 	const char *const *objects; /* files the probes are linked with */
 	size_t nobjects;
-	int bits; /* 32 or 64 from -32/-64, else 0 */
-	int v1, v2; /* STAP_SDT_V1 / STAP_SDT_V2 defined */
+	int bits;		 /* 32 or 64 from -32/-64, else 0 */
+	int v1, v2;		 /* STAP_SDT_V1 / STAP_SDT_V2 defined */
 	const char *cc, *cflags; /* $CC and $CFLAGS, for cross builds */
 };
 

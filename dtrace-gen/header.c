@@ -139,8 +139,8 @@ static void records(const struct dg_model *m, struct dg_buf *out)
 static size_t probe_text_size(const struct dg_probe *p)
 {
 	size_t lp = strlen(p->provider), ln = strlen(p->name);
-	size_t size = 400 + 4 * lp + 5 * ln + 3 * strlen(p->macro) +
-		      14 * p->nargs;
+	size_t size =
+		400 + 4 * lp + 5 * ln + 3 * strlen(p->macro) + 14 * p->nargs;
 
 	for (unsigned i = 0; i < p->nparams; i++)
 		size += strlen(p->params[i]) + 2;

@@ -164,9 +164,9 @@ static int word_is(const char *p, const char *end, const char *w)
 /* A `#' line: P points at the `#'. Leaves lx->pos at its newline. */
 static void directive(struct dg_lexer *lx, const char *p)
 {
-	static const char *const conds[] = { "if",   "ifdef", "ifndef", "elif",
-					     "else", "endif", "elifdef",
-					     "elifndef" };
+	static const char *const conds[] = { "if",	"ifdef",   "ifndef",
+					     "elif",	"else",	   "endif",
+					     "elifdef", "elifndef" };
 	const char *hash = p, *eol;
 	struct dg_loc loc;
 	size_t i;
@@ -186,11 +186,12 @@ static void directive(struct dg_lexer *lx, const char *p)
 		if (i < sizeof(conds) / sizeof(conds[0]) && !lx->cpp_done &&
 		    !lx->warned_cond) {
 			lx->warned_cond = 1;
-			dg_warning_at(lx->diag, &loc,
-				      "`#%s' is not evaluated without -C: every "
-				      "line it guards is read; pass -C to "
-				      "preprocess",
-				      conds[i]);
+			dg_warning_at(
+				lx->diag, &loc,
+				"`#%s' is not evaluated without -C: every "
+				"line it guards is read; pass -C to "
+				"preprocess",
+				conds[i]);
 		}
 		eol = directive_end(lx, p);
 	}
@@ -295,7 +296,8 @@ void dg_lex(struct dg_lexer *lx, struct dg_token *tok)
 	lx->at_line_start = 0;
 	c = (unsigned char)*start;
 	if (is_ident_start(c)) {
-		while (lx->pos < lx->end && is_ident_char((unsigned char)*lx->pos))
+		while (lx->pos < lx->end &&
+		       is_ident_char((unsigned char)*lx->pos))
 			lx->pos++;
 		tok->kind = DG_TOK_IDENT;
 	} else if (c >= '0' && c <= '9') {

@@ -142,8 +142,9 @@ static const char *value(char **argv, int *i, int argc)
 static int set_mode(struct options *o, enum mode m, const char *prog)
 {
 	if (o->mode != MODE_NONE && o->mode != m) {
-		fprintf(stderr, "%s: error: -h and -G cannot be combined: run "
-				"once for each\n",
+		fprintf(stderr,
+			"%s: error: -h and -G cannot be combined: run "
+			"once for each\n",
 			prog);
 		return -1;
 	}
@@ -181,8 +182,9 @@ static int parse_args(struct options *o, int argc, char **argv)
 			if (!v)
 				goto missing;
 			if (a[1] == 's' && o->input) {
-				fprintf(stderr, "%s: error: only one -s FILE "
-						"is read, and two were given\n",
+				fprintf(stderr,
+					"%s: error: only one -s FILE "
+					"is read, and two were given\n",
 					prog);
 				return -1;
 			}
@@ -202,11 +204,13 @@ static int parse_args(struct options *o, int argc, char **argv)
 				goto missing;
 		} else if (!strcmp(a, "-k") || !strcmp(a, "-fpic") ||
 			   !strcmp(a, "-fPIC") || !strcmp(a, "-fpie") ||
-			   !strcmp(a, "-fPIE") || !strcmp(a, "--no-pyparsing")) {
+			   !strcmp(a, "-fPIE") ||
+			   !strcmp(a, "--no-pyparsing")) {
 			/* Nothing to keep, nothing to compile. */
 		} else if (!strcmp(a, "--types")) {
-			fprintf(stderr, "%s: note: obsolete option --types "
-					"ignored\n",
+			fprintf(stderr,
+				"%s: note: obsolete option --types "
+				"ignored\n",
 				prog);
 		} else {
 			fprintf(stderr, "%s: error: unknown option `%s'\n",
@@ -217,8 +221,8 @@ static int parse_args(struct options *o, int argc, char **argv)
 	}
 	if (o->mode == MODE_NONE || !o->input) {
 		fprintf(stderr, "%s: error: %s\n", prog,
-			o->mode == MODE_NONE ? "say what to write: -h or -G" :
-					       "no input: give -s FILE.d");
+			o->mode == MODE_NONE ? "say what to write: -h or -G"
+					     : "no input: give -s FILE.d");
 		usage(prog);
 		return -1;
 	}
@@ -300,7 +304,8 @@ static int read_file(const char *path, int stdin_closed, struct dg_buf *out,
 		return -1;
 	}
 	if (stdin_closed && closed_stdin(&st)) {
-		dg_error(diag, path, "cannot read it: standard input is closed");
+		dg_error(diag, path,
+			 "cannot read it: standard input is closed");
 		close(fd);
 		return -1;
 	}
@@ -435,9 +440,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < o.ncpp_flags; i++)
 		if (o.cpp_flags[i][1] != 'I')
 			track_define(&o, o.cpp_flags[i]);
-	out = o.output ? strdup(o.output) :
-			 default_output(o.input, o.mode == MODE_HEADER ? ".h" :
-									 ".o");
+	out = o.output ? strdup(o.output)
+		       : default_output(o.input,
+					o.mode == MODE_HEADER ? ".h" : ".o");
 	if (!out) {
 		dg_error(&diag, NULL, "out of memory");
 		r = -1;
@@ -452,9 +457,9 @@ int main(int argc, char **argv)
 	}
 	if (!r)
 		r = dg_parse(&m, o.input, text.data ? text.data : "", text.len,
-			     o.cpp, &diag) ?
-			    -1 :
-			    0;
+			     o.cpp, &diag)
+			    ? -1
+			    : 0;
 	if (!r)
 		r = generate(&o, &m, out, &diag);
 done:

@@ -67,10 +67,10 @@ static int open_object(const char *path, struct dg_diag *diag)
 	close(fd);
 not_a_file:
 	dg_error(diag, path, "is %s, not an object file",
-		 S_ISDIR(st.st_mode)  ? "a directory" :
-		 S_ISFIFO(st.st_mode) ? "a FIFO" :
-		 S_ISSOCK(st.st_mode) ? "a socket" :
-					"a device");
+		 S_ISDIR(st.st_mode)	? "a directory"
+		 : S_ISFIFO(st.st_mode) ? "a FIFO"
+		 : S_ISSOCK(st.st_mode) ? "a socket"
+					: "a device");
 	return -1;
 unreadable:
 	dg_error(diag, path, "cannot read it: %s", strerror(errno));
@@ -98,8 +98,8 @@ static char *libtool_object(int fd, const char *path)
 	text[n > 0 ? n : 0] = '\0';
 	slash = strrchr(path, '/');
 	for (i = 0; i < 2 && !r; i++) {
-		for (line = text; line && *line; line = strchr(line, '\n'),
-		    line = line ? line + 1 : NULL) {
+		for (line = text; line && *line;
+		     line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 			size_t k = strlen(keys[i]), dir;
 
 			if (strncmp(line, keys[i], k))
@@ -108,9 +108,9 @@ static char *libtool_object(int fd, const char *path)
 			end = strchr(line, '\'');
 			if (!end || !strncmp(line, "none'", 5))
 				break;
-			dir = slash && line[0] != '/' ?
-				      (size_t)(slash - path) + 1 :
-				      0;
+			dir = slash && line[0] != '/'
+				      ? (size_t)(slash - path) + 1
+				      : 0;
 			r = malloc(dir + (size_t)(end - line) + 1);
 			if (r)
 				sprintf(r, "%.*s%.*s", (int)dir, path,
@@ -122,8 +122,8 @@ static char *libtool_object(int fd, const char *path)
 }
 
 /* What sdt_target_from_fd()'s answer ERR for PATH means for -G. */
-static int object_verdict(const struct sdt_target *t, const char *path,
-			  int err, struct dg_diag *diag)
+static int object_verdict(const struct sdt_target *t, const char *path, int err,
+			  struct dg_diag *diag)
 {
 	if (!err && sdt_target_known(t))
 		return 1;
@@ -138,11 +138,13 @@ static int object_verdict(const struct sdt_target *t, const char *path,
 			   "without objects); not used to choose the "
 			   "object's machine");
 	else if (err == -EBADMSG)
-		dg_error(diag, path, "is not a well-formed object: its ELF "
-				     "header is damaged or cut short");
+		dg_error(diag, path,
+			 "is not a well-formed object: its ELF "
+			 "header is damaged or cut short");
 	else if (err == -ENOEXEC)
-		dg_error(diag, path, "is not an object file (neither ELF nor "
-				     "an archive)");
+		dg_error(diag, path,
+			 "is not an object file (neither ELF nor "
+			 "an archive)");
 	else if (err == -ENODATA)
 		dg_error(diag, path, "is empty, not an object file");
 	else
@@ -219,13 +221,20 @@ static const char *triplet_arch(const char *s, size_t n)
 	static const struct {
 		const char *prefix, *name;
 	} map[] = {
-		{ "x86_64-", "x86_64" },   { "amd64-", "x86_64" },
-		{ "i386-", "i386" },       { "i486-", "i386" },
-		{ "i586-", "i386" },       { "i686-", "i386" },
-		{ "aarch64-", "aarch64" }, { "arm64-", "aarch64" },
-		{ "arm", "arm" },          { "riscv64", "riscv64" },
-		{ "powerpc64le-", "ppc64le" }, { "ppc64le-", "ppc64le" },
-		{ "powerpc64-", "ppc64" }, { "ppc64-", "ppc64" },
+		{ "x86_64-", "x86_64" },
+		{ "amd64-", "x86_64" },
+		{ "i386-", "i386" },
+		{ "i486-", "i386" },
+		{ "i586-", "i386" },
+		{ "i686-", "i386" },
+		{ "aarch64-", "aarch64" },
+		{ "arm64-", "aarch64" },
+		{ "arm", "arm" },
+		{ "riscv64", "riscv64" },
+		{ "powerpc64le-", "ppc64le" },
+		{ "ppc64le-", "ppc64le" },
+		{ "powerpc64-", "ppc64" },
+		{ "ppc64-", "ppc64" },
 		{ "s390x-", "s390x" },
 	};
 	size_t i, k;
@@ -238,7 +247,7 @@ static const char *triplet_arch(const char *s, size_t n)
 	return NULL;
 }
 
-static const char *or(const char *a, const char *b)
+static const char * or (const char *a, const char *b)
 {
 	return a ? a : b;
 }
@@ -261,16 +270,17 @@ static const char *target_from_cc(const struct dg_object_opts *o, int *bits)
 			else if (!strcmp(w, "-m64"))
 				*bits = 64;
 			else if (!strncmp(w, "--target=", 9))
-				arch = or(triplet_arch(w + 9, strlen(w + 9)),
-					  arch);
+				arch = or (triplet_arch(w + 9, strlen(w + 9)),
+					   arch);
 			else if (!strcmp(w, "-target") && i + 1 < argc)
-				arch = or(triplet_arch(argv[i + 1],
-						       strlen(argv[i + 1])),
-					  arch);
+				arch = or (triplet_arch(argv[i + 1],
+							strlen(argv[i + 1])),
+					   arch);
 			else if (v == 0 && w[0] != '-')
-				arch = or(triplet_arch(base ? base + 1 : w,
-						       strlen(base ? base + 1 : w)),
-					  arch);
+				arch = or (triplet_arch(
+						   base ? base + 1 : w,
+						   strlen(base ? base + 1 : w)),
+					   arch);
 		}
 		dg_argv_free(argv, argc);
 	}
@@ -321,7 +331,7 @@ static int choose_target(struct sdt_target *t, const struct dg_object_opts *o,
 static int v1_clash(const struct dg_object *obj, const struct dg_model *m,
 		    struct dg_diag *diag)
 {
-	struct dg_strset seen = {0};
+	struct dg_strset seen = { 0 };
 	size_t i, old;
 	int r = 0;
 
@@ -345,11 +355,11 @@ static int v1_clash(const struct dg_object *obj, const struct dg_model *m,
 
 static struct sdt_typerec typerec_of(const struct dg_probe *p)
 {
-	struct sdt_typerec r = {.provider = p->provider,
-				.name = p->name,
-				.nargs = p->nargs,
-				.types = p->types,
-				.names = p->names};
+	struct sdt_typerec r = { .provider = p->provider,
+				 .name = p->name,
+				 .nargs = p->nargs,
+				 .types = p->types,
+				 .names = p->names };
 	return r;
 }
 
@@ -369,8 +379,8 @@ static int encode_types(struct dg_object *obj, const struct dg_model *m)
 	for (i = 0; i < m->nprobes; i++) {
 		struct sdt_typerec r = typerec_of(&m->probes[i]);
 
-		at +=
-		    sdt_typerec_encode(&obj->sema.target, &r, obj->types + at);
+		at += sdt_typerec_encode(&obj->sema.target, &r,
+					 obj->types + at);
 	}
 	obj->sema.extra_notes = obj->types;
 	obj->sema.extra_notes_size = size;
@@ -389,8 +399,8 @@ int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
 		return -1;
 	}
 	for (size_t i = 0; i < m->nprobes; i++)
-		obj->symbols[i] =
-		    o->v1 ? m->probes[i].semaphore_v1 : m->probes[i].semaphore;
+		obj->symbols[i] = o->v1 ? m->probes[i].semaphore_v1
+					: m->probes[i].semaphore;
 	obj->sema.symbols = obj->symbols;
 	obj->sema.nsymbols = m->nprobes;
 	obj->sema.hidden = !o->v1 && !o->v2;

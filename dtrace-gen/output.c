@@ -71,18 +71,18 @@
 #define CLOSED_FD_LINK "/memfd:" DG_CLOSED_FD_NAME
 
 enum target_kind {
-	TARGET_NEW, /* nothing there: create it */
+	TARGET_NEW,	/* nothing there: create it */
 	TARGET_REGULAR, /* a file: replace it */
 	TARGET_SPECIAL, /* a device, a pipe: write in place */
-	TARGET_PROC, /* a /proc link: the kernel opens it */
+	TARGET_PROC,	/* a /proc link: the kernel opens it */
 };
 
 /* The output's final name, once links are followed. */
 struct target {
 	char *text; /* the path being resolved (a link's text after a hop) */
 	const char *base; /* its last component, inside TEXT */
-	int dirfd; /* the directory BASE lives in */
-	struct stat st; /* what BASE is, unfollowed */
+	int dirfd;	  /* the directory BASE lives in */
+	struct stat st;	  /* what BASE is, unfollowed */
 	enum target_kind kind;
 };
 
@@ -184,8 +184,9 @@ static int open_in_place(const struct target *t, const char *path,
 	int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC, fd;
 
 	if (t->kind == TARGET_PROC && names_closed_stream(t))
-		return fail(diag, path, "cannot open for writing: the stream "
-					"it names was closed",
+		return fail(diag, path,
+			    "cannot open for writing: the stream "
+			    "it names was closed",
 			    EBADF);
 	/*
 	 * Through /proc the link may lead to a regular file: the one behind
@@ -272,9 +273,9 @@ static int may_follow(const struct target *t)
  */
 static int may_replace(const struct target *t)
 {
-	const char *name = S_ISREG(t->st.st_mode)  ? "protected_regular" :
-			   S_ISFIFO(t->st.st_mode) ? "protected_fifos" :
-						     NULL;
+	const char *name = S_ISREG(t->st.st_mode)    ? "protected_regular"
+			   : S_ISFIFO(t->st.st_mode) ? "protected_fifos"
+						     : NULL;
 	mode_t dir;
 
 	if (!name || !planted(t, &dir) || !(dir & (S_IWOTH | S_IWGRP)))
@@ -282,8 +283,8 @@ static int may_replace(const struct target *t)
 	return fs_setting(name) < (dir & S_IWOTH ? 1 : 2);
 }
 
-static int refuse(const struct target *t, const char *path,
-		  const char *setting, struct dg_diag *diag)
+static int refuse(const struct target *t, const char *path, const char *setting,
+		  struct dg_diag *diag)
 {
 	dg_error(diag, path,
 		 "cannot open for writing: %s: `%s' is in a sticky directory "
@@ -345,8 +346,8 @@ static int classify(struct target *t, const char *path, struct dg_diag *diag)
 		return fail(diag, path, "cannot write it", EISDIR);
 	if (!may_replace(t))
 		return refuse(t, path,
-			      S_ISREG(t->st.st_mode) ? "protected_regular" :
-						       "protected_fifos",
+			      S_ISREG(t->st.st_mode) ? "protected_regular"
+						     : "protected_fifos",
 			      diag);
 	t->kind = S_ISREG(t->st.st_mode) ? TARGET_REGULAR : TARGET_SPECIAL;
 	return 0;

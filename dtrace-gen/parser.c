@@ -123,7 +123,7 @@ static int bad_name(struct parser *p, const char *kind)
 	const char *start = t->text, *end = t->text + t->len;
 	struct dg_lexer peek = p->lx;
 	struct dg_token next;
-	struct dg_diag quiet = {0};
+	struct dg_diag quiet = { 0 };
 
 	if (t->kind != DG_TOK_IDENT && t->kind != DG_TOK_NUMBER &&
 	    !is_punct(t, "-") && !is_punct(t, "$") && !is_punct(t, "."))
@@ -196,35 +196,35 @@ static enum word_kind word_kind(const struct dg_token *t)
 		const char *text;
 		enum word_kind kind;
 	} words[] = {
-	    {"void", WORD_BASIC},
-	    {"char", WORD_BASIC},
-	    {"short", WORD_BASIC},
-	    {"int", WORD_BASIC},
-	    {"long", WORD_BASIC},
-	    {"float", WORD_BASIC},
-	    {"double", WORD_BASIC},
-	    {"signed", WORD_BASIC},
-	    {"unsigned", WORD_BASIC},
-	    {"_Bool", WORD_BASIC},
-	    {"bool", WORD_BASIC},
-	    {"_Complex", WORD_BASIC},
-	    {"__int128", WORD_BASIC},
-	    {"__signed", WORD_BASIC},
-	    {"__signed__", WORD_BASIC},
-	    {"const", WORD_QUALIFIER},
-	    {"volatile", WORD_QUALIFIER},
-	    {"restrict", WORD_QUALIFIER},
-	    {"__restrict", WORD_QUALIFIER},
-	    {"__restrict__", WORD_QUALIFIER},
-	    {"__const", WORD_QUALIFIER},
-	    {"__volatile", WORD_QUALIFIER},
-	    {"__volatile__", WORD_QUALIFIER},
-	    {"_Atomic", WORD_QUALIFIER},
-	    {"register", WORD_QUALIFIER},
-	    {"userland", WORD_QUALIFIER},
-	    {"struct", WORD_TAG},
-	    {"union", WORD_TAG},
-	    {"enum", WORD_TAG},
+		{ "void", WORD_BASIC },
+		{ "char", WORD_BASIC },
+		{ "short", WORD_BASIC },
+		{ "int", WORD_BASIC },
+		{ "long", WORD_BASIC },
+		{ "float", WORD_BASIC },
+		{ "double", WORD_BASIC },
+		{ "signed", WORD_BASIC },
+		{ "unsigned", WORD_BASIC },
+		{ "_Bool", WORD_BASIC },
+		{ "bool", WORD_BASIC },
+		{ "_Complex", WORD_BASIC },
+		{ "__int128", WORD_BASIC },
+		{ "__signed", WORD_BASIC },
+		{ "__signed__", WORD_BASIC },
+		{ "const", WORD_QUALIFIER },
+		{ "volatile", WORD_QUALIFIER },
+		{ "restrict", WORD_QUALIFIER },
+		{ "__restrict", WORD_QUALIFIER },
+		{ "__restrict__", WORD_QUALIFIER },
+		{ "__const", WORD_QUALIFIER },
+		{ "__volatile", WORD_QUALIFIER },
+		{ "__volatile__", WORD_QUALIFIER },
+		{ "_Atomic", WORD_QUALIFIER },
+		{ "register", WORD_QUALIFIER },
+		{ "userland", WORD_QUALIFIER },
+		{ "struct", WORD_TAG },
+		{ "union", WORD_TAG },
+		{ "enum", WORD_TAG },
 	};
 	size_t i;
 
@@ -340,14 +340,13 @@ static int split_param(struct parser *p, const char *probe, unsigned n,
 	}
 	*type = dg_arena_strndup(&p->m->arena, p->type.data, p->type.len);
 	*name = at < p->ndecl
-		    ? dg_arena_strndup(&p->m->arena, t[at].text, t[at].len)
-		    : "";
+			? dg_arena_strndup(&p->m->arena, t[at].text, t[at].len)
+			: "";
 	return *type && *name && !p->type.failed ? 0 : nomem(p);
 }
 
 /* One parameter, checked: its text into p->scratch, its tokens p->decl. */
-static int param(struct parser *p, const char *probe, unsigned n,
-		 int *closed)
+static int param(struct parser *p, const char *probe, unsigned n, int *closed)
 {
 	struct dg_loc start = p->tok.loc;
 	unsigned depth = 0, ntok = 0, nident = 0;
@@ -457,9 +456,8 @@ static int params(struct parser *p, const char *probe, struct arglist *args,
 		if (err)
 			return err;
 		if (args) {
-			args->text[n] = dg_arena_strndup(&p->m->arena,
-							 p->scratch.data,
-							 p->scratch.len);
+			args->text[n] = dg_arena_strndup(
+				&p->m->arena, p->scratch.data, p->scratch.len);
 			if (!args->text[n] || p->scratch.failed)
 				return nomem(p);
 			err = split_param(p, probe, n + 1, &args->type[n],
@@ -488,8 +486,8 @@ static char *macro_name(struct dg_arena *a, const char *prov, const char *name)
 	if (!s)
 		return NULL;
 	for (i = 0; i < lp; i++)
-		s[o++] = (prov[i] >= 'a' && prov[i] <= 'z') ? prov[i] - 32 :
-							      prov[i];
+		s[o++] = (prov[i] >= 'a' && prov[i] <= 'z') ? prov[i] - 32
+							    : prov[i];
 	s[o++] = '_';
 	for (i = 0; i < ln; i++) {
 		char c = name[i];
@@ -546,7 +544,8 @@ static const char *semaphore(struct dg_arena *a, const struct dg_probe *pr,
 			     enum sdt_sema_style style)
 {
 	size_t n =
-	    sdt_semaphore_symbol(NULL, 0, pr->provider, pr->name, style) + 1;
+		sdt_semaphore_symbol(NULL, 0, pr->provider, pr->name, style) +
+		1;
 	char *s = dg_arena_alloc(a, n);
 
 	if (s)
@@ -782,9 +781,10 @@ static int file(struct parser *p)
 			stack[depth++] = *t->text;
 		} else if (is_punct(t, "}") || is_punct(t, ")") ||
 			   is_punct(t, "]")) {
-			if (depth == 0 || !closer_matches(stack[depth - 1], t)) {
-				dg_error_at(p->diag, &t->loc,
-					    "unmatched `%c'", *t->text);
+			if (depth == 0 ||
+			    !closer_matches(stack[depth - 1], t)) {
+				dg_error_at(p->diag, &t->loc, "unmatched `%c'",
+					    *t->text);
 				goto fail;
 			}
 			depth--;

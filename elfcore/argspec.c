@@ -163,14 +163,14 @@ static int in_list(const char *name, const char *const *list)
 /* Register widths for x86: 8, 4, 2 or 1 byte views; 0 if unknown. */
 static unsigned x86_reg_width(const char *r, int is64)
 {
-	static const char *const r64[] = {"rax", "rbx", "rcx", "rdx", "rsi",
-					  "rdi", "rbp", "rsp", NULL};
-	static const char *const r32[] = {"eax", "ebx", "ecx", "edx", "esi",
-					  "edi", "ebp", "esp", NULL};
-	static const char *const r16[] = {"ax", "bx", "cx", "dx", "si",
-					  "di", "bp", "sp", NULL};
-	static const char *const r8[] = {"al", "bl", "cl", "dl", NULL};
-	static const char *const r8x[] = {"sil", "dil", "bpl", "spl", NULL};
+	static const char *const r64[] = { "rax", "rbx", "rcx", "rdx", "rsi",
+					   "rdi", "rbp", "rsp", NULL };
+	static const char *const r32[] = { "eax", "ebx", "ecx", "edx", "esi",
+					   "edi", "ebp", "esp", NULL };
+	static const char *const r16[] = { "ax", "bx", "cx", "dx", "si",
+					   "di", "bp", "sp", NULL };
+	static const char *const r8[] = { "al", "bl", "cl", "dl", NULL };
+	static const char *const r8x[] = { "sil", "dil", "bpl", "spl", NULL };
 
 	if (in_list(r, r32))
 		return 4;
@@ -243,9 +243,9 @@ static int parse_x86(struct cur *c, struct sdt_arg *a, int is64, char *err,
 			return fail(err, errlen, "segment-prefixed operand");
 		if (a->size > width)
 			return fail(
-			    err, errlen,
-			    "%u-byte value in the %u-byte register %%%s",
-			    a->size, width, a->reg);
+				err, errlen,
+				"%u-byte value in the %u-byte register %%%s",
+				a->size, width, a->reg);
 		return 0;
 	}
 	a->kind = SDT_ARG_MEM;
@@ -315,7 +315,7 @@ static int parse_aarch64(struct cur *c, struct sdt_arg *a, char *err,
 
 static int arm_reg_ok(const char *r)
 {
-	static const char *const names[] = {"fp", "ip", "sp", "lr", NULL};
+	static const char *const names[] = { "fp", "ip", "sp", "lr", NULL };
 
 	return in_list(r, names) || numbered_reg(r, 'r', 12);
 }
@@ -339,10 +339,11 @@ static int parse_arm(struct cur *c, struct sdt_arg *a, char *err, size_t errlen)
 static int riscv_reg_ok(const char *r)
 {
 	static const char *const names[] = {
-	    "zero", "ra",  "sp", "gp", "tp", "t0", "t1", "t2", "s0",
-	    "fp",   "s1",  "a0", "a1", "a2", "a3", "a4", "a5", "a6",
-	    "a7",   "s2",  "s3", "s4", "s5", "s6", "s7", "s8", "s9",
-	    "s10",  "s11", "t3", "t4", "t5", "t6", NULL};
+		"zero", "ra",  "sp", "gp", "tp", "t0", "t1", "t2", "s0",
+		"fp",	"s1",  "a0", "a1", "a2", "a3", "a4", "a5", "a6",
+		"a7",	"s2",  "s3", "s4", "s5", "s6", "s7", "s8", "s9",
+		"s10",	"s11", "t3", "t4", "t5", "t6", NULL
+	};
 	return in_list(r, names);
 }
 
@@ -456,14 +457,15 @@ static const struct syntax {
 	const char *imm, *reg, *mem;
 	int reg_first;
 } syntaxes[] = {
-    {EM_X86_64, ELFCLASS64, parse_x86_64, "$%lld", "%%%s", "%lld(%%%s)", 0},
-    {EM_X86_64, ELFCLASS32, parse_i386, "$%lld", "%%%s", "%lld(%%%s)", 0},
-    {EM_386, 0, parse_i386, "$%lld", "%%%s", "%lld(%%%s)", 0},
-    {EM_AARCH64, 0, parse_aarch64, "%lld", "%s", "[%s, %lld]", 1},
-    {EM_ARM, 0, parse_arm, "#%lld", "%s", "[%s, #%lld]", 1},
-    {EM_RISCV, 0, parse_riscv, "%lld", "%s", "%lld(%s)", 0},
-    {EM_PPC64, 0, parse_ppc, "%lld", "%s", "%lld(%s)", 0},
-    {EM_S390, 0, parse_s390, "%lld", "%%%s", "%lld(%%%s)", 0},
+	{ EM_X86_64, ELFCLASS64, parse_x86_64, "$%lld", "%%%s", "%lld(%%%s)",
+	  0 },
+	{ EM_X86_64, ELFCLASS32, parse_i386, "$%lld", "%%%s", "%lld(%%%s)", 0 },
+	{ EM_386, 0, parse_i386, "$%lld", "%%%s", "%lld(%%%s)", 0 },
+	{ EM_AARCH64, 0, parse_aarch64, "%lld", "%s", "[%s, %lld]", 1 },
+	{ EM_ARM, 0, parse_arm, "#%lld", "%s", "[%s, #%lld]", 1 },
+	{ EM_RISCV, 0, parse_riscv, "%lld", "%s", "%lld(%s)", 0 },
+	{ EM_PPC64, 0, parse_ppc, "%lld", "%s", "%lld(%s)", 0 },
+	{ EM_S390, 0, parse_s390, "%lld", "%%%s", "%lld(%%%s)", 0 },
 };
 
 static const struct syntax *syntax_of(const struct sdt_target *t)
@@ -481,7 +483,7 @@ static const struct syntax *syntax_of(const struct sdt_target *t)
 int sdt_arg_parse(const struct sdt_target *t, const char *text, size_t len,
 		  struct sdt_arg *a, char *err, size_t errlen)
 {
-	struct cur c = {text, text + len};
+	struct cur c = { text, text + len };
 	int64_t size;
 	int r;
 
@@ -489,8 +491,8 @@ int sdt_arg_parse(const struct sdt_target *t, const char *text, size_t len,
 	const char *at = memchr(text, '@', len);
 	if (at && at > text && at[-1] == 'f')
 		return fail(
-		    err, errlen,
-		    "float size suffix `f' is not read by every consumer");
+			err, errlen,
+			"float size suffix `f' is not read by every consumer");
 	if (!take_int(&c, &size) || !eat(&c, "@"))
 		return fail(err, errlen, "expected [-]SIZE@OPERAND");
 	a->is_signed = size < 0;
@@ -543,8 +545,8 @@ int sdt_arg_format(const struct sdt_target *t, const struct sdt_arg *a,
 		   char *buf, size_t len)
 {
 	/* Unknown machines: N, reg, N(reg), which most assemblers write. */
-	static const struct syntax plain = {0,	  0,	      NULL, "%lld",
-					    "%s", "%lld(%s)", 0};
+	static const struct syntax plain = { 0,	   0,	       NULL, "%lld",
+					     "%s", "%lld(%s)", 0 };
 	const struct syntax *syn = syntax_of(t);
 	long long v = (long long)a->value;
 	int n = snprintf(buf, len, "%s%u@", a->is_signed ? "-" : "", a->size);

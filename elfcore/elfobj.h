@@ -32,8 +32,8 @@
 /* What a relocated address field of a note refers to (ET_REL). */
 struct sdt_sym_ref {
 	const char *symbol; /* section name for section symbols; NULL: none */
-	int64_t offset; /* from the symbol: symbol+offset is the address */
-	size_t shndx; /* section the symbol is defined in (0: undefined) */
+	int64_t offset;	    /* from the symbol: symbol+offset is the address */
+	size_t shndx;	/* section the symbol is defined in (0: undefined) */
 	int is_section; /* a section symbol: show `.text+0x0', not `.text' */
 };
 
@@ -59,8 +59,8 @@ struct sdt_type_note {
 
 struct sdt_elf {
 	struct sdt_target target;
-	int type; /* ET_EXEC, ET_DYN, ET_REL */
-	int has_base; /* a .stapsdt.base section was found */
+	int type;	    /* ET_EXEC, ET_DYN, ET_REL */
+	int has_base;	    /* a .stapsdt.base section was found */
 	uint64_t base_addr; /* its address in this file */
 	struct sdt_probe *probes;
 	size_t nprobes;
@@ -87,8 +87,7 @@ struct sdt_elf {
  * not fail the open: the probes before them are kept and F->warning says
  * what was wrong.
  */
-int sdt_elf_open(struct sdt_elf *f, const char *path, char *err,
-		 size_t errlen);
+int sdt_elf_open(struct sdt_elf *f, const char *path, char *err, size_t errlen);
 int sdt_elf_open_fd(struct sdt_elf *f, int fd, char *err, size_t errlen);
 int sdt_elf_open_image(struct sdt_elf *f, const void *image, size_t len,
 		       char *err, size_t errlen);

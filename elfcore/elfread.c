@@ -73,17 +73,18 @@ static int check_segments(Elf *elf, const GElf_Ehdr *eh, uint64_t size,
 	size_t n = eh->e_phnum;
 
 	if (n == PN_XNUM && elf_getphdrnum(elf, &n) != 0)
-		return set_err(
-		    err, errlen, -EBADMSG,
-		    "damaged ELF file: cannot count its program headers: %s",
-		    elf_errmsg(-1));
+		return set_err(err, errlen, -EBADMSG,
+			       "damaged ELF file: cannot count its program "
+			       "headers: %s",
+			       elf_errmsg(-1));
 	if (n && !within(eh->e_phoff, (uint64_t)n * eh->e_phentsize, size))
 		return set_err(
-		    err, errlen, -EBADMSG,
-		    "truncated or damaged ELF file: %zu program headers at "
-		    "offset 0x%llx end past the end of the file (%llu bytes)",
-		    n, (unsigned long long)eh->e_phoff,
-		    (unsigned long long)size);
+			err, errlen, -EBADMSG,
+			"truncated or damaged ELF file: %zu program headers at "
+			"offset 0x%llx end past the end of the file (%llu "
+			"bytes)",
+			n, (unsigned long long)eh->e_phoff,
+			(unsigned long long)size);
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 
@@ -94,14 +95,15 @@ static int check_segments(Elf *elf, const GElf_Ehdr *eh, uint64_t size,
 				       i, elf_errmsg(-1));
 		if (ph.p_type == PT_LOAD &&
 		    !within(ph.p_offset, ph.p_filesz, size))
-			return set_err(
-			    err, errlen, -EBADMSG,
-			    "truncated or damaged ELF file: loadable segment "
-			    "%zu (offset 0x%llx, 0x%llx bytes) ends past the "
-			    "end of the file (%llu bytes)",
-			    i, (unsigned long long)ph.p_offset,
-			    (unsigned long long)ph.p_filesz,
-			    (unsigned long long)size);
+			return set_err(err, errlen, -EBADMSG,
+				       "truncated or damaged ELF file: "
+				       "loadable segment "
+				       "%zu (offset 0x%llx, 0x%llx bytes) ends "
+				       "past the "
+				       "end of the file (%llu bytes)",
+				       i, (unsigned long long)ph.p_offset,
+				       (unsigned long long)ph.p_filesz,
+				       (unsigned long long)size);
 	}
 	return 0;
 }
@@ -115,9 +117,9 @@ static int read_section(struct sdt_elf *f, Elf_Scn *scn, size_t shstrndx,
 
 	if (!gelf_getshdr(scn, &sh))
 		return set_err(
-		    err, errlen, -EBADMSG,
-		    "damaged ELF file: section header %zu unreadable: %s",
-		    elf_ndxscn(scn), elf_errmsg(-1));
+			err, errlen, -EBADMSG,
+			"damaged ELF file: section header %zu unreadable: %s",
+			elf_ndxscn(scn), elf_errmsg(-1));
 	name = elf_strptr(f->elf_, shstrndx, sh.sh_name);
 	s->name = name ? name : "";
 	s->addr = sh.sh_addr;
@@ -152,10 +154,12 @@ static int read_sections(struct sdt_elf *f, const GElf_Ehdr *eh, uint64_t size,
 	 */
 	if (!n && eh->e_shoff && !within(eh->e_shoff, eh->e_shentsize, size))
 		return set_err(
-		    err, errlen, -EBADMSG,
-		    "truncated or damaged ELF file: section headers at offset "
-		    "0x%llx lie past the end of the file (%llu bytes)",
-		    (unsigned long long)eh->e_shoff, (unsigned long long)size);
+			err, errlen, -EBADMSG,
+			"truncated or damaged ELF file: section headers at "
+			"offset "
+			"0x%llx lie past the end of the file (%llu bytes)",
+			(unsigned long long)eh->e_shoff,
+			(unsigned long long)size);
 	if (!n && eh->e_shoff && elf_getshdrnum(elf, &n) != 0)
 		return set_err(err, errlen, -EBADMSG,
 			       "truncated or damaged ELF file: cannot count "
@@ -163,11 +167,12 @@ static int read_sections(struct sdt_elf *f, const GElf_Ehdr *eh, uint64_t size,
 			       elf_errmsg(-1));
 	if (n && !within(eh->e_shoff, (uint64_t)n * eh->e_shentsize, size))
 		return set_err(
-		    err, errlen, -EBADMSG,
-		    "truncated or damaged ELF file: %zu section headers at "
-		    "offset 0x%llx end past the end of the file (%llu bytes)",
-		    n, (unsigned long long)eh->e_shoff,
-		    (unsigned long long)size);
+			err, errlen, -EBADMSG,
+			"truncated or damaged ELF file: %zu section headers at "
+			"offset 0x%llx end past the end of the file (%llu "
+			"bytes)",
+			n, (unsigned long long)eh->e_shoff,
+			(unsigned long long)size);
 	if (!n)
 		return 0; /* stripped of section headers: nothing to list */
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
@@ -218,9 +223,9 @@ static uint64_t field_get(const struct sdt_target *t, const unsigned char *p,
 	uint64_t v = 0;
 
 	for (unsigned i = 0; i < size; i++)
-		v |=
-		    (uint64_t)p[t->byte_order == ELFDATA2MSB ? i : size - 1 - i]
-		    << 8 * (size - 1 - i);
+		v |= (uint64_t)
+			     p[t->byte_order == ELFDATA2MSB ? i : size - 1 - i]
+		     << 8 * (size - 1 - i);
 	return v;
 }
 
@@ -229,7 +234,7 @@ static void field_put(const struct sdt_target *t, unsigned char *p,
 {
 	for (unsigned i = 0; i < size; i++)
 		p[t->byte_order == ELFDATA2MSB ? i : size - 1 - i] =
-		    (unsigned char)(v >> 8 * (size - 1 - i));
+			(unsigned char)(v >> 8 * (size - 1 - i));
 }
 
 /*
@@ -323,10 +328,10 @@ static int apply_relocs(struct sdt_elf *f, const struct sdt_elf_section *rs,
 {
 	Elf_Data *d = elf_getdata(rs->scn, NULL);
 	int rela = rs->type == SHT_RELA;
-	size_t n =
-	    d ? d->d_size / gelf_fsize(f->elf_, rela ? ELF_T_RELA : ELF_T_REL,
-				       1, EV_CURRENT)
-	      : 0;
+	size_t n = d ? d->d_size / gelf_fsize(f->elf_,
+					      rela ? ELF_T_RELA : ELF_T_REL, 1,
+					      EV_CURRENT)
+		     : 0;
 	int r = 0;
 
 	if (!d || rs->link >= f->nsections_) {
@@ -335,8 +340,8 @@ static int apply_relocs(struct sdt_elf *f, const struct sdt_elf_section *rs,
 		return 0;
 	}
 	for (size_t i = 0; i < n && r == 0; i++) {
-		struct reloc rl = {.rela = rela};
-		GElf_Rela ra = {0};
+		struct reloc rl = { .rela = rela };
+		GElf_Rela ra = { 0 };
 		GElf_Rel rel;
 
 		if (rela ? !gelf_getrela(d, (int)i, &ra)
@@ -392,19 +397,19 @@ static int relocate(struct sdt_elf *f, size_t shndx, const Elf_Data *data,
 /* The reference of the field at OFFSET, or none. */
 static struct sdt_sym_ref ref_for(const struct relocated *rc, uint64_t offset)
 {
-	struct ref_at key = {.offset = offset};
+	struct ref_at key = { .offset = offset };
 	const struct ref_at *r = rc->nrefs ? bsearch(&key, rc->refs, rc->nrefs,
 						     sizeof(key), cmp_refs)
 					   : NULL;
 
-	return r ? r->ref : (struct sdt_sym_ref){0};
+	return r ? r->ref : (struct sdt_sym_ref){ 0 };
 }
 
 /* Keep BYTES for the life of F: its probes' strings point into them. */
 static int own(struct sdt_elf *f, unsigned char *bytes)
 {
 	unsigned char **n =
-	    realloc(f->owned_, (f->nowned_ + 1) * sizeof(*f->owned_));
+		realloc(f->owned_, (f->nowned_ + 1) * sizeof(*f->owned_));
 
 	if (!n)
 		return -ENOMEM;
@@ -449,8 +454,8 @@ static int decode_notes(struct sdt_elf *f, size_t shndx,
 		p.note_offset = off;
 		/* The strings follow the three address fields. */
 		p.desc_offset_ =
-		    (size_t)((const unsigned char *)p.note.provider - buf) -
-		    3 * asz;
+			(size_t)((const unsigned char *)p.note.provider - buf) -
+			3 * asz;
 		p.pc_ref = ref_for(rc, p.desc_offset_);
 		p.sema_ref = ref_for(rc, p.desc_offset_ + 2 * asz);
 		if ((r = add_probe(f, &p, cap)) < 0)
@@ -465,7 +470,7 @@ static int decode_notes(struct sdt_elf *f, size_t shndx,
 static int read_note_section(struct sdt_elf *f, size_t shndx, size_t *cap)
 {
 	Elf_Data *d = elf_rawdata(f->sections_[shndx].scn, NULL);
-	struct relocated rc = {0};
+	struct relocated rc = { 0 };
 	int r;
 
 	if (!d) {
@@ -491,7 +496,7 @@ out:
 static int add_type_note(struct sdt_elf *f, const char *desc, size_t size)
 {
 	struct sdt_type_note *n = realloc(
-	    f->type_notes, (f->ntype_notes + 1) * sizeof(*f->type_notes));
+		f->type_notes, (f->ntype_notes + 1) * sizeof(*f->type_notes));
 
 	if (!n)
 		return -ENOMEM;
@@ -755,8 +760,8 @@ const char *sdt_probe_section(const struct sdt_elf *f,
 {
 	if (f->type == ET_REL)
 		return p->pc_ref.symbol && p->pc_ref.shndx
-			   ? f->sections_[p->pc_ref.shndx].name
-			   : NULL;
+			       ? f->sections_[p->pc_ref.shndx].name
+			       : NULL;
 	return sdt_elf_section_at(f, sdt_probe_addr(f, p));
 }
 

@@ -233,23 +233,23 @@ struct sema_build {
 static int sema_add_sections(struct sema_build *b,
 			     const struct sdt_sema_object *o)
 {
-	struct sec probes = {.name = ".probes",
+	struct sec probes = { .name = ".probes",
+			      .type = SHT_PROGBITS,
+			      .flags = SHF_ALLOC | SHF_WRITE,
+			      .align = 2,
+			      .dtype = ELF_T_BYTE,
+			      .buf = b->probes,
+			      .size = 2 * o->nsymbols };
+	struct sec stack = { .name = ".note.GNU-stack",
 			     .type = SHT_PROGBITS,
-			     .flags = SHF_ALLOC | SHF_WRITE,
-			     .align = 2,
+			     .align = 1,
+			     .dtype = ELF_T_BYTE };
+	struct sec extra = { .name = SDT_EXTRA_NOTE_SECTION,
+			     .type = SHT_NOTE,
+			     .align = 4,
 			     .dtype = ELF_T_BYTE,
-			     .buf = b->probes,
-			     .size = 2 * o->nsymbols};
-	struct sec stack = {.name = ".note.GNU-stack",
-			    .type = SHT_PROGBITS,
-			    .align = 1,
-			    .dtype = ELF_T_BYTE};
-	struct sec extra = {.name = SDT_EXTRA_NOTE_SECTION,
-			    .type = SHT_NOTE,
-			    .align = 4,
-			    .dtype = ELF_T_BYTE,
-			    .buf = (void *)o->extra_notes,
-			    .size = o->extra_notes_size};
+			     .buf = (void *)o->extra_notes,
+			     .size = o->extra_notes_size };
 
 	if (o->nsymbols &&
 	    !(b->probes_ndx = add_sec(b->elf, &b->shstr, &probes)))
@@ -266,7 +266,7 @@ static int sema_put_symbols(struct sema_build *b, Elf_Scn *symscn,
 			    const struct sdt_sema_object *o)
 {
 	Elf_Data *symdata = elf_getdata(symscn, NULL);
-	GElf_Sym sym = {0};
+	GElf_Sym sym = { 0 };
 	int r = symdata ? put_sym(symdata, 0, &sym) : -EIO;
 
 	for (size_t i = 0; i < o->nsymbols && !r; i++) {
@@ -294,20 +294,20 @@ static int sema_add_symtab(struct sema_build *b,
 		if (!(b->names[i] = strtab_add(&b->str, o->symbols[i])))
 			return -ENOMEM;
 	}
-	struct sec strs = {.name = ".strtab",
-			   .type = SHT_STRTAB,
-			   .align = 1,
-			   .dtype = ELF_T_BYTE,
-			   .buf = b->str.len ? b->str.buf : empty,
-			   .size = b->str.len ? b->str.len : 1};
-	struct sec symtab = {.name = ".symtab",
-			     .type = SHT_SYMTAB,
-			     .align = sdt_target_addr_size(t),
-			     .dtype = ELF_T_SYM,
-			     .buf = b->syms,
-			     .size = (n + 1) * sym_size(t),
-			     .entsize = sym_size(t),
-			     .info = 1};
+	struct sec strs = { .name = ".strtab",
+			    .type = SHT_STRTAB,
+			    .align = 1,
+			    .dtype = ELF_T_BYTE,
+			    .buf = b->str.len ? b->str.buf : empty,
+			    .size = b->str.len ? b->str.len : 1 };
+	struct sec symtab = { .name = ".symtab",
+			      .type = SHT_SYMTAB,
+			      .align = sdt_target_addr_size(t),
+			      .dtype = ELF_T_SYM,
+			      .buf = b->syms,
+			      .size = (n + 1) * sym_size(t),
+			      .entsize = sym_size(t),
+			      .info = 1 };
 	size_t symtab_ndx = add_sec(b->elf, &b->shstr, &symtab);
 	size_t str_ndx = symtab_ndx ? add_sec(b->elf, &b->shstr, &strs) : 0;
 	Elf_Scn *symscn = str_ndx ? elf_getscn(b->elf, symtab_ndx) : NULL;
@@ -324,9 +324,9 @@ int sdt_write_semaphore_object(int fd, const struct sdt_sema_object *o,
 			       char *err, size_t errlen)
 {
 	const size_t n = o->nsymbols;
-	struct sema_build b = {0};
-	int r =
-	    check_extra_notes(o->extra_notes, o->extra_notes_size, err, errlen);
+	struct sema_build b = { 0 };
+	int r = check_extra_notes(o->extra_notes, o->extra_notes_size, err,
+				  errlen);
 
 	if (r < 0)
 		return r;
@@ -396,17 +396,17 @@ struct image {
 static void put(struct image *im, uint64_t off, Elf_Type type, const void *src,
 		size_t size)
 {
-	Elf_Data from = {.d_buf = (void *)src,
-			 .d_type = type,
-			 .d_size = size,
-			 .d_version = EV_CURRENT};
-	Elf_Data to = {.d_buf = im->buf + off,
-		       .d_type = type,
-		       .d_size = size,
-		       .d_version = EV_CURRENT};
+	Elf_Data from = { .d_buf = (void *)src,
+			  .d_type = type,
+			  .d_size = size,
+			  .d_version = EV_CURRENT };
+	Elf_Data to = { .d_buf = im->buf + off,
+			.d_type = type,
+			.d_size = size,
+			.d_version = EV_CURRENT };
 	Elf_Data *r = im->t->elf_class == ELFCLASS64
-			  ? elf64_xlatetof(&to, &from, im->t->byte_order)
-			  : elf32_xlatetof(&to, &from, im->t->byte_order);
+			      ? elf64_xlatetof(&to, &from, im->t->byte_order)
+			      : elf32_xlatetof(&to, &from, im->t->byte_order);
 
 	if (!r)
 		im->failed = 1;
@@ -431,46 +431,46 @@ static void put(struct image *im, uint64_t off, Elf_Type type, const void *src,
 static void put_phdr(struct image *im, uint64_t off, const GElf_Phdr *p)
 {
 	PUT_STRUCT(im, off, ELF_T_PHDR, Phdr,
-		   {.p_type = p->p_type,
-		    .p_flags = p->p_flags,
-		    .p_offset = p->p_offset,
-		    .p_vaddr = p->p_vaddr,
-		    .p_paddr = p->p_paddr,
-		    .p_filesz = p->p_filesz,
-		    .p_memsz = p->p_memsz,
-		    .p_align = p->p_align});
+		   { .p_type = p->p_type,
+		     .p_flags = p->p_flags,
+		     .p_offset = p->p_offset,
+		     .p_vaddr = p->p_vaddr,
+		     .p_paddr = p->p_paddr,
+		     .p_filesz = p->p_filesz,
+		     .p_memsz = p->p_memsz,
+		     .p_align = p->p_align });
 }
 
 static void put_shdr(struct image *im, uint64_t off, const GElf_Shdr *s)
 {
 	PUT_STRUCT(im, off, ELF_T_SHDR, Shdr,
-		   {.sh_name = s->sh_name,
-		    .sh_type = s->sh_type,
-		    .sh_flags = s->sh_flags,
-		    .sh_addr = s->sh_addr,
-		    .sh_offset = s->sh_offset,
-		    .sh_size = s->sh_size,
-		    .sh_link = s->sh_link,
-		    .sh_info = s->sh_info,
-		    .sh_addralign = s->sh_addralign,
-		    .sh_entsize = s->sh_entsize});
+		   { .sh_name = s->sh_name,
+		     .sh_type = s->sh_type,
+		     .sh_flags = s->sh_flags,
+		     .sh_addr = s->sh_addr,
+		     .sh_offset = s->sh_offset,
+		     .sh_size = s->sh_size,
+		     .sh_link = s->sh_link,
+		     .sh_info = s->sh_info,
+		     .sh_addralign = s->sh_addralign,
+		     .sh_entsize = s->sh_entsize });
 }
 
 static void put_dsym(struct image *im, uint64_t off, const GElf_Sym *s)
 {
 	PUT_STRUCT(im, off, ELF_T_SYM, Sym,
-		   {.st_name = s->st_name,
-		    .st_info = s->st_info,
-		    .st_other = s->st_other,
-		    .st_shndx = s->st_shndx,
-		    .st_value = s->st_value,
-		    .st_size = s->st_size});
+		   { .st_name = s->st_name,
+		     .st_info = s->st_info,
+		     .st_other = s->st_other,
+		     .st_shndx = s->st_shndx,
+		     .st_value = s->st_value,
+		     .st_size = s->st_size });
 }
 
 static void put_dyn(struct image *im, uint64_t off, const GElf_Dyn *d)
 {
 	PUT_STRUCT(im, off, ELF_T_DYN, Dyn,
-		   {.d_tag = d->d_tag, .d_un.d_val = d->d_un.d_val});
+		   { .d_tag = d->d_tag, .d_un.d_val = d->d_un.d_val });
 }
 
 int sdt_write_all(int fd, const void *buf, size_t size)
@@ -515,9 +515,9 @@ static uint64_t mix64(uint64_t h)
 
 static void build_id(const unsigned char *buf, size_t size, unsigned char *out)
 {
-	uint64_t h[4] = {size, 0x9e3779b97f4a7c15ull, 0x6a09e667f3bcc909ull,
-			 0xbb67ae8584caa73bull};
-	unsigned char tail[32] = {0};
+	uint64_t h[4] = { size, 0x9e3779b97f4a7c15ull, 0x6a09e667f3bcc909ull,
+			  0xbb67ae8584caa73bull };
+	unsigned char tail[32] = { 0 };
 	size_t i;
 
 	for (i = 0; i < size; i += 32) {
@@ -534,8 +534,8 @@ static void build_id(const unsigned char *buf, size_t size, unsigned char *out)
 			h[k] ^= h[k] >> 31;
 		}
 	}
-	uint64_t f[3] = {mix64(h[0] ^ mix64(h[1])), mix64(h[2] ^ mix64(h[3])),
-			 mix64(h[0] + h[1] + h[2] + h[3])};
+	uint64_t f[3] = { mix64(h[0] ^ mix64(h[1])), mix64(h[2] ^ mix64(h[3])),
+			  mix64(h[0] + h[1] + h[2] + h[3]) };
 	for (int j = 0; j < BUILD_ID_SIZE; j++)
 		out[j] = (unsigned char)(f[j / 8] >> (8 * (j % 8)));
 }
@@ -569,20 +569,23 @@ static const struct dso_sec_kind {
 	enum dso_sec_id link;
 	GElf_Word info;
 } dso_kinds[DS_COUNT] = {
-    [DS_NULL] = {"", SHT_NULL, 0, DS_NULL, 0},
-    [DS_BUILD_ID] = {".note.gnu.build-id", SHT_NOTE, SHF_ALLOC, DS_NULL, 0},
-    [DS_HASH] = {".hash", SHT_HASH, SHF_ALLOC, DS_DYNSYM, 0},
-    /* Info: the first global symbol; only the null symbol is local. */
-    [DS_DYNSYM] = {".dynsym", SHT_DYNSYM, SHF_ALLOC, DS_DYNSTR, 1},
-    [DS_DYNSTR] = {".dynstr", SHT_STRTAB, SHF_ALLOC, DS_NULL, 0},
-    [DS_BASE] = {SDT_BASE_SECTION, SHT_PROGBITS, SHF_ALLOC, DS_NULL, 0},
-    [DS_TEXT] = {".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, DS_NULL, 0},
-    [DS_DYNAMIC] = {".dynamic", SHT_DYNAMIC, SHF_ALLOC | SHF_WRITE, DS_DYNSTR,
-		    0},
-    [DS_PROBES] = {".probes", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, DS_NULL, 0},
-    [DS_NOTES] = {SDT_NOTE_SECTION, SHT_NOTE, 0, DS_NULL, 0},
-    [DS_EXTRA] = {SDT_EXTRA_NOTE_SECTION, SHT_NOTE, 0, DS_NULL, 0},
-    [DS_SHSTRTAB] = {".shstrtab", SHT_STRTAB, 0, DS_NULL, 0},
+	[DS_NULL] = { "", SHT_NULL, 0, DS_NULL, 0 },
+	[DS_BUILD_ID] = { ".note.gnu.build-id", SHT_NOTE, SHF_ALLOC, DS_NULL,
+			  0 },
+	[DS_HASH] = { ".hash", SHT_HASH, SHF_ALLOC, DS_DYNSYM, 0 },
+	/* Info: the first global symbol; only the null symbol is local. */
+	[DS_DYNSYM] = { ".dynsym", SHT_DYNSYM, SHF_ALLOC, DS_DYNSTR, 1 },
+	[DS_DYNSTR] = { ".dynstr", SHT_STRTAB, SHF_ALLOC, DS_NULL, 0 },
+	[DS_BASE] = { SDT_BASE_SECTION, SHT_PROGBITS, SHF_ALLOC, DS_NULL, 0 },
+	[DS_TEXT] = { ".text", SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR, DS_NULL,
+		      0 },
+	[DS_DYNAMIC] = { ".dynamic", SHT_DYNAMIC, SHF_ALLOC | SHF_WRITE,
+			 DS_DYNSTR, 0 },
+	[DS_PROBES] = { ".probes", SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, DS_NULL,
+			0 },
+	[DS_NOTES] = { SDT_NOTE_SECTION, SHT_NOTE, 0, DS_NULL, 0 },
+	[DS_EXTRA] = { SDT_EXTRA_NOTE_SECTION, SHT_NOTE, 0, DS_NULL, 0 },
+	[DS_SHSTRTAB] = { ".shstrtab", SHT_STRTAB, 0, DS_NULL, 0 },
 };
 
 /* Program headers and .dynamic entries, by what each one is for. */
@@ -686,8 +689,9 @@ static uint64_t dso_notes_size(const struct dso_layout *l)
 
 	for (size_t i = 0; i < l->d->nprobes; i++) {
 		const struct sdt_dso_probe *p = &l->d->probes[i];
-		struct sdt_note note = {
-		    .provider = p->provider, .name = p->name, .args = p->args};
+		struct sdt_note note = { .provider = p->provider,
+					 .name = p->name,
+					 .args = p->args };
 
 		size += sdt_note_size(l->t, &note);
 	}
@@ -698,7 +702,8 @@ static void set_sec(struct dso_layout *l, enum dso_sec_id id, GElf_Xword align,
 		    GElf_Xword entsize, uint64_t size)
 {
 	l->sec[id] = (struct dso_sec){
-	    .present = 1, .align = align, .entsize = entsize, .size = size};
+		.present = 1, .align = align, .entsize = entsize, .size = size
+	};
 }
 
 /* Every section's size and alignment; .shstrtab's comes with the names. */
@@ -790,14 +795,14 @@ static void alloc_span(const struct dso_layout *l, GElf_Xword write,
 static GElf_Phdr phdr(GElf_Word type, GElf_Word flags, uint64_t offset,
 		      uint64_t addr, uint64_t size, uint64_t align)
 {
-	return (GElf_Phdr){.p_type = type,
-			   .p_flags = flags,
-			   .p_offset = offset,
-			   .p_vaddr = addr,
-			   .p_paddr = addr,
-			   .p_filesz = size,
-			   .p_memsz = size,
-			   .p_align = align};
+	return (GElf_Phdr){ .p_type = type,
+			    .p_flags = flags,
+			    .p_offset = offset,
+			    .p_vaddr = addr,
+			    .p_paddr = addr,
+			    .p_filesz = size,
+			    .p_memsz = size,
+			    .p_align = align };
 }
 
 static GElf_Phdr phdr_of_sec(GElf_Word type, GElf_Word flags,
@@ -818,7 +823,7 @@ static void dso_segments(struct dso_layout *l)
 			    dso_addr(l, SHF_ALLOC | SHF_WRITE, rw_start),
 			    rw_end - rw_start, l->page);
 	l->ph[PH_DYNAMIC] =
-	    phdr_of_sec(PT_DYNAMIC, PF_R | PF_W, &l->sec[DS_DYNAMIC]);
+		phdr_of_sec(PT_DYNAMIC, PF_R | PF_W, &l->sec[DS_DYNAMIC]);
 	l->ph[PH_NOTE] = phdr_of_sec(PT_NOTE, PF_R, &l->sec[DS_BUILD_ID]);
 	l->ph[PH_STACK] = phdr(PT_GNU_STACK, PF_R | PF_W, 0, 0, 0, 16);
 }
@@ -826,14 +831,15 @@ static void dso_segments(struct dso_layout *l)
 static void dso_dynamic(struct dso_layout *l)
 {
 	const GElf_Dyn dyn[DY_COUNT] = {
-	    [DY_HASH] = {DT_HASH, {l->sec[DS_HASH].addr}},
-	    [DY_STRTAB] = {DT_STRTAB, {l->sec[DS_DYNSTR].addr}},
-	    [DY_SYMTAB] = {DT_SYMTAB, {l->sec[DS_DYNSYM].addr}},
-	    [DY_STRSZ] = {DT_STRSZ, {l->dynstr.len}},
-	    [DY_SYMENT] = {DT_SYMENT, {l->symsz}},
-	    /* Without a soname, an early end: the table keeps its size. */
-	    [DY_SONAME] = {l->soname ? DT_SONAME : DT_NULL, {l->soname}},
-	    [DY_END] = {DT_NULL, {0}},
+		[DY_HASH] = { DT_HASH, { l->sec[DS_HASH].addr } },
+		[DY_STRTAB] = { DT_STRTAB, { l->sec[DS_DYNSTR].addr } },
+		[DY_SYMTAB] = { DT_SYMTAB, { l->sec[DS_DYNSYM].addr } },
+		[DY_STRSZ] = { DT_STRSZ, { l->dynstr.len } },
+		[DY_SYMENT] = { DT_SYMENT, { l->symsz } },
+		/* Without a soname, an early end: the table keeps its size. */
+		[DY_SONAME] = { l->soname ? DT_SONAME : DT_NULL,
+				{ l->soname } },
+		[DY_END] = { DT_NULL, { 0 } },
 	};
 
 	memcpy(l->dyn, dyn, sizeof(dyn));
@@ -861,21 +867,21 @@ static void emit_headers(struct image *im, const struct dso_layout *l)
 	const struct sdt_target *t = l->t;
 
 	PUT_STRUCT(
-	    im, 0, ELF_T_EHDR, Ehdr,
-	    {.e_ident = {ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, t->elf_class,
-			 t->byte_order, EV_CURRENT, ELFOSABI_NONE},
-	     .e_type = ET_DYN,
-	     .e_machine = t->machine,
-	     .e_version = EV_CURRENT,
-	     .e_phoff = l->ehsize,
-	     .e_shoff = l->shoff,
-	     .e_flags = t->flags,
-	     .e_ehsize = l->ehsize,
-	     .e_phentsize = l->phsize,
-	     .e_phnum = ARRAY_SIZE(l->ph),
-	     .e_shentsize = l->shsize,
-	     .e_shnum = l->nsecs,
-	     .e_shstrndx = l->sec[DS_SHSTRTAB].index});
+		im, 0, ELF_T_EHDR, Ehdr,
+		{ .e_ident = { ELFMAG0, ELFMAG1, ELFMAG2, ELFMAG3, t->elf_class,
+			       t->byte_order, EV_CURRENT, ELFOSABI_NONE },
+		  .e_type = ET_DYN,
+		  .e_machine = t->machine,
+		  .e_version = EV_CURRENT,
+		  .e_phoff = l->ehsize,
+		  .e_shoff = l->shoff,
+		  .e_flags = t->flags,
+		  .e_ehsize = l->ehsize,
+		  .e_phentsize = l->phsize,
+		  .e_phnum = ARRAY_SIZE(l->ph),
+		  .e_shentsize = l->shsize,
+		  .e_shnum = l->nsecs,
+		  .e_shstrndx = l->sec[DS_SHSTRTAB].index });
 	for (size_t i = 0; i < ARRAY_SIZE(l->ph); i++)
 		put_phdr(im, l->ehsize + i * l->phsize, &l->ph[i]);
 }
@@ -888,17 +894,17 @@ static void emit_symbols(struct image *im, const struct dso_layout *l)
 	const uint64_t at = l->sec[DS_DYNSYM].offset;
 
 	for (size_t i = 0; i < l->d->nprobes; i++) {
-		GElf_Sym stub = {.st_name = (GElf_Word)l->names[stub_sym(i)],
-				 .st_value = text->addr + i * l->stride,
-				 .st_size = l->d->stub_size,
-				 .st_info = GELF_ST_INFO(STB_GLOBAL, STT_FUNC),
-				 .st_shndx = (GElf_Half)text->index};
-		GElf_Sym sema = {.st_name = (GElf_Word)l->names[sema_sym(i)],
-				 .st_value = probes->addr + 2 * i,
-				 .st_size = 2,
-				 .st_info =
-				     GELF_ST_INFO(STB_GLOBAL, STT_OBJECT),
-				 .st_shndx = (GElf_Half)probes->index};
+		GElf_Sym stub = { .st_name = (GElf_Word)l->names[stub_sym(i)],
+				  .st_value = text->addr + i * l->stride,
+				  .st_size = l->d->stub_size,
+				  .st_info = GELF_ST_INFO(STB_GLOBAL, STT_FUNC),
+				  .st_shndx = (GElf_Half)text->index };
+		GElf_Sym sema = { .st_name = (GElf_Word)l->names[sema_sym(i)],
+				  .st_value = probes->addr + 2 * i,
+				  .st_size = 2,
+				  .st_info =
+					  GELF_ST_INFO(STB_GLOBAL, STT_OBJECT),
+				  .st_shndx = (GElf_Half)probes->index };
 
 		put_dsym(im, at + stub_sym(i) * l->symsz, &stub);
 		put_dsym(im, at + sema_sym(i) * l->symsz, &sema);
@@ -917,7 +923,7 @@ static int emit_hash(struct image *im, const struct dso_layout *l)
 	uint32_t *bucket = hash + 2, *chain = hash + 2 + l->nbucket;
 	for (size_t i = l->nsyms - 1; i >= 1; i--) {
 		uint32_t h =
-		    sysv_hash(l->dynstr.buf + l->names[i]) % l->nbucket;
+			sysv_hash(l->dynstr.buf + l->names[i]) % l->nbucket;
 		chain[i] = bucket[h];
 		bucket[h] = (uint32_t)i;
 	}
@@ -935,12 +941,12 @@ static void emit_probes(struct image *im, const struct dso_layout *l)
 
 	for (size_t i = 0; i < d->nprobes; i++) {
 		struct sdt_note note = {
-		    .pc = text->addr + i * l->stride + d->stub_probe_offset,
-		    .base = l->sec[DS_BASE].addr,
-		    .semaphore = l->sec[DS_PROBES].addr + 2 * i,
-		    .provider = d->probes[i].provider,
-		    .name = d->probes[i].name,
-		    .args = d->probes[i].args,
+			.pc = text->addr + i * l->stride + d->stub_probe_offset,
+			.base = l->sec[DS_BASE].addr,
+			.semaphore = l->sec[DS_PROBES].addr + 2 * i,
+			.provider = d->probes[i].provider,
+			.name = d->probes[i].name,
+			.args = d->probes[i].args,
 		};
 		memcpy(im->buf + text->offset + i * l->stride, d->stub,
 		       d->stub_size);
@@ -968,16 +974,16 @@ static void emit_tables(struct image *im, const struct dso_layout *l)
 	for (size_t i = 0; i < DS_COUNT; i++) {
 		const struct dso_sec *s = &l->sec[i];
 		const struct dso_sec_kind *k = &dso_kinds[i];
-		GElf_Shdr sh = {.sh_name = s->name,
-				.sh_type = k->type,
-				.sh_flags = k->flags,
-				.sh_addr = s->addr,
-				.sh_offset = s->offset,
-				.sh_size = s->size,
-				.sh_link = l->sec[k->link].index,
-				.sh_info = k->info,
-				.sh_addralign = s->align,
-				.sh_entsize = s->entsize};
+		GElf_Shdr sh = { .sh_name = s->name,
+				 .sh_type = k->type,
+				 .sh_flags = k->flags,
+				 .sh_addr = s->addr,
+				 .sh_offset = s->offset,
+				 .sh_size = s->size,
+				 .sh_link = l->sec[k->link].index,
+				 .sh_info = k->info,
+				 .sh_addralign = s->align,
+				 .sh_entsize = s->entsize };
 
 		if (s->present)
 			put_shdr(im, l->shoff + s->index * l->shsize, &sh);
@@ -1012,8 +1018,8 @@ static int dso_emit(struct image *im, const struct dso_layout *l)
 int sdt_dso_write(int fd, const struct sdt_dso *d,
 		  struct sdt_dso_layout *layout, char *err, size_t errlen)
 {
-	struct dso_layout l = {.d = d, .t = &d->target};
-	struct image im = {.t = &d->target};
+	struct dso_layout l = { .d = d, .t = &d->target };
+	struct image im = { .t = &d->target };
 	int r;
 
 	if (!d->stub_size || d->stub_probe_offset >= d->stub_size)

@@ -7,6 +7,6 @@
 
 /* Format a message into ERR (may be NULL) and return CODE. */
 int sdt_errf(char *err, size_t errlen, int code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+	__attribute__((format(printf, 4, 5)));
 
 #endif

@@ -35,7 +35,7 @@ static void put(const struct sdt_target *t, unsigned char *p, uint64_t v,
 {
 	for (unsigned i = 0; i < size; i++) {
 		unsigned shift =
-		    8 * (t->byte_order == ELFDATA2MSB ? size - 1 - i : i);
+			8 * (t->byte_order == ELFDATA2MSB ? size - 1 - i : i);
 		p[i] = (unsigned char)(v >> shift);
 	}
 }
@@ -47,7 +47,7 @@ static uint64_t get(const struct sdt_target *t, const unsigned char *p,
 
 	for (unsigned i = 0; i < size; i++) {
 		unsigned shift =
-		    8 * (t->byte_order == ELFDATA2MSB ? size - 1 - i : i);
+			8 * (t->byte_order == ELFDATA2MSB ? size - 1 - i : i);
 		v |= (uint64_t)p[i] << shift;
 	}
 	return v;

@@ -32,38 +32,40 @@ struct arch {
 	unsigned stack_slot;
 };
 
-static const char *const x86_64_regs[] = {"%rdi", "%rsi", "%rdx",
-					  "%rcx", "%r8",  "%r9"};
-static const char *const aarch64_regs[] = {"x0", "x1", "x2", "x3",
-					   "x4", "x5", "x6", "x7"};
-static const char *const riscv_regs[] = {"a0", "a1", "a2", "a3",
-					 "a4", "a5", "a6", "a7"};
-static const char *const arm_regs[] = {"r0", "r1", "r2", "r3"};
-static const char *const ppc_regs[] = {"3", "4", "5", "6", "7", "8", "9", "10"};
-static const char *const s390_regs[] = {"%r2", "%r3", "%r4", "%r5", "%r6"};
+static const char *const x86_64_regs[] = { "%rdi", "%rsi", "%rdx",
+					   "%rcx", "%r8",  "%r9" };
+static const char *const aarch64_regs[] = { "x0", "x1", "x2", "x3",
+					    "x4", "x5", "x6", "x7" };
+static const char *const riscv_regs[] = { "a0", "a1", "a2", "a3",
+					  "a4", "a5", "a6", "a7" };
+static const char *const arm_regs[] = { "r0", "r1", "r2", "r3" };
+static const char *const ppc_regs[] = {
+	"3", "4", "5", "6", "7", "8", "9", "10"
+};
+static const char *const s390_regs[] = { "%r2", "%r3", "%r4", "%r5", "%r6" };
 
 #define REGS(a) a, sizeof(a) / sizeof(a[0])
 
 static const struct arch arches[] = {
-    {"x86_64", EM_X86_64, ELFCLASS64, ELFDATA2LSB, 0, 4096, REGS(x86_64_regs),
-     "%u(%%rsp)", 8, 8},
-    {"i386", EM_386, ELFCLASS32, ELFDATA2LSB, 0, 4096, NULL, 0, "%u(%%esp)", 4,
-     4},
-    {"aarch64", EM_AARCH64, ELFCLASS64, ELFDATA2LSB, 0, 65536,
-     REGS(aarch64_regs), "[sp, %u]", 0, 8},
-    {"arm", EM_ARM, ELFCLASS32, ELFDATA2LSB, 0x05000400, 65536, REGS(arm_regs),
-     "[sp, #%u]", 0, 4},
-    {"riscv64", EM_RISCV, ELFCLASS64, ELFDATA2LSB, 0x0005, 4096,
-     REGS(riscv_regs), "%u(sp)", 0, 8},
-    /* ELFv2: the parameter save area starts 32 bytes above the caller's
-     * stack pointer; arguments past the eighth sit after its 64 bytes. */
-    {"ppc64le", EM_PPC64, ELFCLASS64, ELFDATA2LSB, 2, 65536, REGS(ppc_regs),
-     "%u(1)", 96, 8},
-    /* ELFv1 keeps a 48-byte header before the save area. */
-    {"ppc64", EM_PPC64, ELFCLASS64, ELFDATA2MSB, 1, 65536, REGS(ppc_regs),
-     "%u(1)", 112, 8},
-    {"s390x", EM_S390, ELFCLASS64, ELFDATA2MSB, 0, 4096, REGS(s390_regs),
-     "%u(%%r15)", 160, 8},
+	{ "x86_64", EM_X86_64, ELFCLASS64, ELFDATA2LSB, 0, 4096,
+	  REGS(x86_64_regs), "%u(%%rsp)", 8, 8 },
+	{ "i386", EM_386, ELFCLASS32, ELFDATA2LSB, 0, 4096, NULL, 0,
+	  "%u(%%esp)", 4, 4 },
+	{ "aarch64", EM_AARCH64, ELFCLASS64, ELFDATA2LSB, 0, 65536,
+	  REGS(aarch64_regs), "[sp, %u]", 0, 8 },
+	{ "arm", EM_ARM, ELFCLASS32, ELFDATA2LSB, 0x05000400, 65536,
+	  REGS(arm_regs), "[sp, #%u]", 0, 4 },
+	{ "riscv64", EM_RISCV, ELFCLASS64, ELFDATA2LSB, 0x0005, 4096,
+	  REGS(riscv_regs), "%u(sp)", 0, 8 },
+	/* ELFv2: the parameter save area starts 32 bytes above the caller's
+	 * stack pointer; arguments past the eighth sit after its 64 bytes. */
+	{ "ppc64le", EM_PPC64, ELFCLASS64, ELFDATA2LSB, 2, 65536,
+	  REGS(ppc_regs), "%u(1)", 96, 8 },
+	/* ELFv1 keeps a 48-byte header before the save area. */
+	{ "ppc64", EM_PPC64, ELFCLASS64, ELFDATA2MSB, 1, 65536, REGS(ppc_regs),
+	  "%u(1)", 112, 8 },
+	{ "s390x", EM_S390, ELFCLASS64, ELFDATA2MSB, 0, 4096, REGS(s390_regs),
+	  "%u(%%r15)", 160, 8 },
 };
 
 #define NARCHES (sizeof(arches) / sizeof(arches[0]))
@@ -96,25 +98,25 @@ void sdt_target_host(struct sdt_target *t)
 {
 	const char *name =
 #if defined(__x86_64__) && defined(__ILP32__)
-	    "x32";
+		"x32";
 #elif defined(__x86_64__)
-	    "x86_64";
+		"x86_64";
 #elif defined(__i386__)
-	    "i386";
+		"i386";
 #elif defined(__aarch64__)
-	    "aarch64";
+		"aarch64";
 #elif defined(__arm__)
-	    "arm";
+		"arm";
 #elif defined(__riscv) && __riscv_xlen == 64
-	    "riscv64";
+		"riscv64";
 #elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	    "ppc64le";
+		"ppc64le";
 #elif defined(__powerpc64__)
-	    "ppc64";
+		"ppc64";
 #elif defined(__s390x__)
-	    "s390x";
+		"s390x";
 #else
-	    "unknown";
+		"unknown";
 #endif
 	if (sdt_target_from_name(t, name) == 0)
 		return;
@@ -139,13 +141,14 @@ int sdt_target_from_name(struct sdt_target *t, const char *name)
 
 static uint16_t get16(const unsigned char *p, int msb)
 {
-	return msb ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
+	return msb ? (uint16_t)(p[0] << 8 | p[1])
+		   : (uint16_t)(p[1] << 8 | p[0]);
 }
 
 static uint32_t get32(const unsigned char *p, int msb)
 {
-	return msb ? (uint32_t)get16(p, 1) << 16 | get16(p + 2, 1) :
-		     (uint32_t)get16(p + 2, 0) << 16 | get16(p, 0);
+	return msb ? (uint32_t)get16(p, 1) << 16 | get16(p + 2, 1)
+		   : (uint32_t)get16(p + 2, 0) << 16 | get16(p, 0);
 }
 
 /* LLVM bitcode (clang -flto): an object, but no ELF header to read. */
@@ -180,8 +183,8 @@ int sdt_target_from_image(struct sdt_target *t, const void *image, size_t len)
 	    (e[EI_DATA] != ELFDATA2LSB && e[EI_DATA] != ELFDATA2MSB))
 		return -EBADMSG;
 	msb = e[EI_DATA] == ELFDATA2MSB;
-	ehsize = e[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr) :
-					     sizeof(Elf32_Ehdr);
+	ehsize = e[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr)
+					   : sizeof(Elf32_Ehdr);
 	/* e_flags, then e_ehsize, follow three address-sized fields. */
 	flags_off = e[EI_CLASS] == ELFCLASS64 ? 48 : 36;
 	if (len < ehsize || get32(e + 20, msb) != EV_CURRENT ||
@@ -288,8 +291,8 @@ enum sdt_arch sdt_target_arch(const struct sdt_target *t)
 	if (!a)
 		return SDT_ARCH_UNKNOWN;
 	if (t->machine == EM_PPC64)
-		return t->byte_order == ELFDATA2LSB ? SDT_ARCH_PPC64LE :
-						      SDT_ARCH_PPC64;
+		return t->byte_order == ELFDATA2LSB ? SDT_ARCH_PPC64LE
+						    : SDT_ARCH_PPC64;
 	return (enum sdt_arch)(a - arches);
 }
 
@@ -337,7 +340,7 @@ int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
 	else
 		n = snprintf(buf, len, a->stack_fmt,
 			     a->stack_first +
-				 (index - a->narg_regs) * a->stack_slot);
+				     (index - a->narg_regs) * a->stack_slot);
 	if (n < 0 || (size_t)n >= len)
 		return -ERANGE;
 	return n;
@@ -360,27 +363,27 @@ static const struct data_reloc {
 	unsigned char op; /* enum sdt_reloc_op */
 	unsigned char size;
 } data_relocs[] = {
-	{ EM_X86_64, 1, SDT_RELOC_ABS, 8 }, /* R_X86_64_64 */
-	{ EM_X86_64, 10, SDT_RELOC_ABS, 4 }, /* R_X86_64_32 */
-	{ EM_X86_64, 11, SDT_RELOC_ABS, 4 }, /* R_X86_64_32S */
-	{ EM_386, 1, SDT_RELOC_ABS, 4 }, /* R_386_32 */
+	{ EM_X86_64, 1, SDT_RELOC_ABS, 8 },    /* R_X86_64_64 */
+	{ EM_X86_64, 10, SDT_RELOC_ABS, 4 },   /* R_X86_64_32 */
+	{ EM_X86_64, 11, SDT_RELOC_ABS, 4 },   /* R_X86_64_32S */
+	{ EM_386, 1, SDT_RELOC_ABS, 4 },       /* R_386_32 */
 	{ EM_AARCH64, 257, SDT_RELOC_ABS, 8 }, /* R_AARCH64_ABS64 */
 	{ EM_AARCH64, 258, SDT_RELOC_ABS, 4 }, /* R_AARCH64_ABS32 */
-	{ EM_ARM, 2, SDT_RELOC_ABS, 4 }, /* R_ARM_ABS32 */
-	{ EM_RISCV, 2, SDT_RELOC_ABS, 8 }, /* R_RISCV_64 */
-	{ EM_RISCV, 1, SDT_RELOC_ABS, 4 }, /* R_RISCV_32 */
-	{ EM_RISCV, 33, SDT_RELOC_ADD, 1 }, /* R_RISCV_ADD8 */
-	{ EM_RISCV, 34, SDT_RELOC_ADD, 2 }, /* R_RISCV_ADD16 */
-	{ EM_RISCV, 35, SDT_RELOC_ADD, 4 }, /* R_RISCV_ADD32 */
-	{ EM_RISCV, 36, SDT_RELOC_ADD, 8 }, /* R_RISCV_ADD64 */
-	{ EM_RISCV, 37, SDT_RELOC_SUB, 1 }, /* R_RISCV_SUB8 */
-	{ EM_RISCV, 38, SDT_RELOC_SUB, 2 }, /* R_RISCV_SUB16 */
-	{ EM_RISCV, 39, SDT_RELOC_SUB, 4 }, /* R_RISCV_SUB32 */
-	{ EM_RISCV, 40, SDT_RELOC_SUB, 8 }, /* R_RISCV_SUB64 */
-	{ EM_PPC64, 38, SDT_RELOC_ABS, 8 }, /* R_PPC64_ADDR64 */
-	{ EM_PPC64, 1, SDT_RELOC_ABS, 4 }, /* R_PPC64_ADDR32 */
-	{ EM_S390, 22, SDT_RELOC_ABS, 8 }, /* R_390_64 */
-	{ EM_S390, 4, SDT_RELOC_ABS, 4 }, /* R_390_32 */
+	{ EM_ARM, 2, SDT_RELOC_ABS, 4 },       /* R_ARM_ABS32 */
+	{ EM_RISCV, 2, SDT_RELOC_ABS, 8 },     /* R_RISCV_64 */
+	{ EM_RISCV, 1, SDT_RELOC_ABS, 4 },     /* R_RISCV_32 */
+	{ EM_RISCV, 33, SDT_RELOC_ADD, 1 },    /* R_RISCV_ADD8 */
+	{ EM_RISCV, 34, SDT_RELOC_ADD, 2 },    /* R_RISCV_ADD16 */
+	{ EM_RISCV, 35, SDT_RELOC_ADD, 4 },    /* R_RISCV_ADD32 */
+	{ EM_RISCV, 36, SDT_RELOC_ADD, 8 },    /* R_RISCV_ADD64 */
+	{ EM_RISCV, 37, SDT_RELOC_SUB, 1 },    /* R_RISCV_SUB8 */
+	{ EM_RISCV, 38, SDT_RELOC_SUB, 2 },    /* R_RISCV_SUB16 */
+	{ EM_RISCV, 39, SDT_RELOC_SUB, 4 },    /* R_RISCV_SUB32 */
+	{ EM_RISCV, 40, SDT_RELOC_SUB, 8 },    /* R_RISCV_SUB64 */
+	{ EM_PPC64, 38, SDT_RELOC_ABS, 8 },    /* R_PPC64_ADDR64 */
+	{ EM_PPC64, 1, SDT_RELOC_ABS, 4 },     /* R_PPC64_ADDR32 */
+	{ EM_S390, 22, SDT_RELOC_ABS, 8 },     /* R_390_64 */
+	{ EM_S390, 4, SDT_RELOC_ABS, 4 },      /* R_390_32 */
 };
 
 enum sdt_reloc_op sdt_target_data_reloc(const struct sdt_target *t,

@@ -111,9 +111,9 @@ uint64_t sdt_target_page_size(const struct sdt_target *t);
 /* What a data relocation does to its field, given S + A. */
 enum sdt_reloc_op {
 	SDT_RELOC_NONE, /* not a data relocation we know */
-	SDT_RELOC_ABS, /* field = S + A (`.8byte sym') */
-	SDT_RELOC_ADD, /* field += S + A (riscv label differences) */
-	SDT_RELOC_SUB, /* field -= S + A */
+	SDT_RELOC_ABS,	/* field = S + A (`.8byte sym') */
+	SDT_RELOC_ADD,	/* field += S + A (riscv label differences) */
+	SDT_RELOC_SUB,	/* field -= S + A */
 };
 
 /*

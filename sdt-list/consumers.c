@@ -57,8 +57,8 @@ const char *consumer_arch(const struct sdt_target *t)
 
 const char *consumer_name(enum consumer c)
 {
-	static const char *const names[] = {"libbpf", "bcc/bpftrace", "gdb",
-					    "perf"};
+	static const char *const names[] = { "libbpf", "bcc/bpftrace", "gdb",
+					     "perf" };
 	return c < CONSUMER_COUNT ? names[c] : "?";
 }
 
@@ -122,55 +122,58 @@ struct scan_form {
 
 /* Per architecture, in the order libbpf tries them; NULL-terminated. */
 static const struct scan_form libbpf_x86[] = {
-    {" %d @ %ld ( %%%15[^)] ) %n", SZ_OFF_REG, 3},
-    {" %d @ ( %%%15[^)] ) %n", SZ_REG, 2},
-    {" %d @ %%%15s %n", SZ_REG, 2},
-    {" %d @ $%ld %n", SZ_OFF, 2},
-    {NULL, 0, 0},
+	{ " %d @ %ld ( %%%15[^)] ) %n", SZ_OFF_REG, 3 },
+	{ " %d @ ( %%%15[^)] ) %n", SZ_REG, 2 },
+	{ " %d @ %%%15s %n", SZ_REG, 2 },
+	{ " %d @ $%ld %n", SZ_OFF, 2 },
+	{ NULL, 0, 0 },
 };
 
 static const struct scan_form libbpf_s390[] = {
-    {" %d @ %ld ( %%r%u ) %n", SZ_OFF_NUM, 3},
-    {" %d @ %%r%u %n", SZ_NUM, 2},
-    {" %d @ %ld %n", SZ_OFF, 2},
-    {NULL, 0, 0},
+	{ " %d @ %ld ( %%r%u ) %n", SZ_OFF_NUM, 3 },
+	{ " %d @ %%r%u %n", SZ_NUM, 2 },
+	{ " %d @ %ld %n", SZ_OFF, 2 },
+	{ NULL, 0, 0 },
 };
 
 static const struct scan_form libbpf_aarch64[] = {
-    {" %d @ [ %15[a-z0-9] , %ld ] %n", SZ_REG_OFF, 3},
-    {" %d @ [ %15[a-z0-9] ] %n", SZ_REG, 2},
-    {" %d @ %ld %n", SZ_OFF, 2},
-    {" %d @ %15[a-z0-9] %n", SZ_REG, 2},
-    {NULL, 0, 0},
+	{ " %d @ [ %15[a-z0-9] , %ld ] %n", SZ_REG_OFF, 3 },
+	{ " %d @ [ %15[a-z0-9] ] %n", SZ_REG, 2 },
+	{ " %d @ %ld %n", SZ_OFF, 2 },
+	{ " %d @ %15[a-z0-9] %n", SZ_REG, 2 },
+	{ NULL, 0, 0 },
 };
 
 static const struct scan_form libbpf_riscv[] = {
-    {" %d @ %ld ( %15[a-z0-9] ) %n", SZ_OFF_REG, 3},
-    {" %d @ %ld %n", SZ_OFF, 2},
-    {" %d @ %15[a-z0-9] %n", SZ_REG, 2},
-    {NULL, 0, 0},
+	{ " %d @ %ld ( %15[a-z0-9] ) %n", SZ_OFF_REG, 3 },
+	{ " %d @ %ld %n", SZ_OFF, 2 },
+	{ " %d @ %15[a-z0-9] %n", SZ_REG, 2 },
+	{ NULL, 0, 0 },
 };
 
 static const struct scan_form libbpf_arm[] = {
-    {" %d @ [ %15[a-z0-9] , #%ld ] %n", SZ_REG_OFF, 3},
-    {" %d @ [ %15[a-z0-9] ] %n", SZ_REG, 2},
-    {" %d @ #%ld %n", SZ_OFF, 2},
-    {" %d @ %15[a-z0-9] %n", SZ_REG, 2},
-    {NULL, 0, 0},
+	{ " %d @ [ %15[a-z0-9] , #%ld ] %n", SZ_REG_OFF, 3 },
+	{ " %d @ [ %15[a-z0-9] ] %n", SZ_REG, 2 },
+	{ " %d @ #%ld %n", SZ_OFF, 2 },
+	{ " %d @ %15[a-z0-9] %n", SZ_REG, 2 },
+	{ NULL, 0, 0 },
 };
 
 static int libbpf_reg_ok(enum sdt_arch a, const char *r)
 {
 	static const char *const x86_common[] = {
-	    "rip", "eip", "rax", "eax", "ax",  "al",  "rbx", "ebx", "bx",
-	    "bl",  "rcx", "ecx", "cx",	"cl",  "rdx", "edx", "dx",  "dl",
-	    "rsi", "esi", "si",	 "sil", "rdi", "edi", "di",  "dil", "rbp",
-	    "ebp", "bp",  "bpl", "rsp", "esp", "sp",  "spl", NULL};
+		"rip", "eip", "rax", "eax", "ax",  "al",  "rbx", "ebx", "bx",
+		"bl",  "rcx", "ecx", "cx",  "cl",  "rdx", "edx", "dx",	"dl",
+		"rsi", "esi", "si",  "sil", "rdi", "edi", "di",	 "dil", "rbp",
+		"ebp", "bp",  "bpl", "rsp", "esp", "sp",  "spl", NULL
+	};
 	static const char *const riscv[] = {
-	    "ra",  "sp",  "gp", "tp", "a0", "a1", "a2", "a3", "a4", "a5", "a6",
-	    "a7",  "s0",  "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9",
-	    "s10", "s11", "t0", "t1", "t2", "t3", "t4", "t5", "t6", NULL};
-	static const char *const arm[] = {"fp", "ip", "sp", "lr", "pc", NULL};
+		"ra", "sp", "gp", "tp", "a0", "a1", "a2",  "a3",
+		"a4", "a5", "a6", "a7", "s0", "s1", "s2",  "s3",
+		"s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11",
+		"t0", "t1", "t2", "t3", "t4", "t5", "t6",  NULL
+	};
+	static const char *const arm[] = { "fp", "ip", "sp", "lr", "pc", NULL };
 	int n;
 
 	switch (a) {
@@ -291,7 +294,7 @@ static int libbpf_check(enum sdt_arch a, const char *spec, struct verdict *v)
 
 	for (int argn = 0; *s; argn++) {
 		const struct scan_form *f;
-		struct scanned sc = {.reg = ""};
+		struct scanned sc = { .reg = "" };
 
 		/* libbpf's USDT_MAX_ARGS is the spec format's limit. */
 		if (argn >= SDT_MAX_ARGS)
@@ -299,9 +302,9 @@ static int libbpf_check(enum sdt_arch a, const char *spec, struct verdict *v)
 				      SDT_MAX_ARGS);
 		if (!forms)
 			return refuse(
-			    v, argn,
-			    "libbpf has no USDT argument parser for %s",
-			    sdt_arch_name(a));
+				v, argn,
+				"libbpf has no USDT argument parser for %s",
+				sdt_arch_name(a));
 		f = libbpf_scan(forms, s, &sc);
 		if (!f)
 			return refuse(v, argn,
@@ -336,15 +339,18 @@ struct bcc_reg {
 
 /* bcc's x86 register table: name, normalized name, width. */
 static const struct bcc_reg bcc_x86_regs[] = {
-    {"rax", "ax", 8}, {"eax", "ax", 4}, {"ax", "ax", 2}, {"al", "ax", 1},
-    {"rbx", "bx", 8}, {"ebx", "bx", 4}, {"bx", "bx", 2}, {"bl", "bx", 1},
-    {"rcx", "cx", 8}, {"ecx", "cx", 4}, {"cx", "cx", 2}, {"cl", "cx", 1},
-    {"rdx", "dx", 8}, {"edx", "dx", 4}, {"dx", "dx", 2}, {"dl", "dx", 1},
-    {"rsi", "si", 8}, {"esi", "si", 4}, {"si", "si", 2}, {"sil", "si", 1},
-    {"rdi", "di", 8}, {"edi", "di", 4}, {"di", "di", 2}, {"dil", "di", 1},
-    {"rbp", "bp", 8}, {"ebp", "bp", 4}, {"bp", "bp", 2}, {"bpl", "bp", 1},
-    {"rsp", "sp", 8}, {"esp", "sp", 4}, {"sp", "sp", 2}, {"spl", "sp", 1},
-    {"rip", "ip", 8}, {NULL, NULL, 0},
+	{ "rax", "ax", 8 }, { "eax", "ax", 4 }, { "ax", "ax", 2 },
+	{ "al", "ax", 1 },  { "rbx", "bx", 8 }, { "ebx", "bx", 4 },
+	{ "bx", "bx", 2 },  { "bl", "bx", 1 },	{ "rcx", "cx", 8 },
+	{ "ecx", "cx", 4 }, { "cx", "cx", 2 },	{ "cl", "cx", 1 },
+	{ "rdx", "dx", 8 }, { "edx", "dx", 4 }, { "dx", "dx", 2 },
+	{ "dl", "dx", 1 },  { "rsi", "si", 8 }, { "esi", "si", 4 },
+	{ "si", "si", 2 },  { "sil", "si", 1 }, { "rdi", "di", 8 },
+	{ "edi", "di", 4 }, { "di", "di", 2 },	{ "dil", "di", 1 },
+	{ "rbp", "bp", 8 }, { "ebp", "bp", 4 }, { "bp", "bp", 2 },
+	{ "bpl", "bp", 1 }, { "rsp", "sp", 8 }, { "esp", "sp", 4 },
+	{ "sp", "sp", 2 },  { "spl", "sp", 1 }, { "rip", "ip", 8 },
+	{ NULL, NULL, 0 },
 };
 
 static int bcc_x86_reg(const char *name, char *norm, size_t len, int *size)
@@ -356,8 +362,8 @@ static int bcc_x86_reg(const char *name, char *norm, size_t len, int *size)
 			return 1;
 		}
 	}
-	static const char *const suffix[] = {"", "d", "w", "b"};
-	static const int width[] = {8, 4, 2, 1};
+	static const char *const suffix[] = { "", "d", "w", "b" };
+	static const int width[] = { 8, 4, 2, 1 };
 	for (int i = 0; i < 4; i++) {
 		if (numbered(name, "r", 8, 15, suffix[i])) {
 			snprintf(norm, len, "r%ld", strtol(name + 1, NULL, 10));
@@ -463,8 +469,8 @@ static long bcc_x86_expr(const char *s, long pos, struct bcc_arg *a)
 	if (pos < 0)
 		return pos;
 	if (s[pos] == ',') {
-		pos =
-		    bcc_register(s, pos + 1, a->index, sizeof(a->index), &size);
+		pos = bcc_register(s, pos + 1, a->index, sizeof(a->index),
+				   &size);
 		if (pos < 0)
 			return pos;
 		if (s[pos] == ',')
@@ -552,16 +558,17 @@ struct bcc_rx {
 };
 
 static const struct bcc_rx bcc_ppc = {
-    "^-?[1248]@",
-    {"^i-?[0-9]+( +|$)", "^(%r)?([1-2]?[0-9]|3[0-1])( +|$)",
-     "^-?[0-9]+\\((%r)?([1-2]?[0-9]|3[0-1])\\)( +|$)",
-     "^(%r)?([1-2]?[0-9]|3[0-1]),(%r)?([1-2]?[0-9]|3[0-1])( +|$)"},
+	"^-?[1248]@",
+	{ "^i-?[0-9]+( +|$)", "^(%r)?([1-2]?[0-9]|3[0-1])( +|$)",
+	  "^-?[0-9]+\\((%r)?([1-2]?[0-9]|3[0-1])\\)( +|$)",
+	  "^(%r)?([1-2]?[0-9]|3[0-1]),(%r)?([1-2]?[0-9]|3[0-1])( +|$)" },
 };
 
 static const struct bcc_rx bcc_s390 = {
-    "^-?[0-9]+@",
-    {"^-?[0-9]+( +|$)", "^%r([0-9]|1[0-5])( +|$)",
-     "^(-?[0-9]+)?\\(%r([0-9]|1[0-5])(,%r([0-9]|1[0-5]))?\\)( +|$)", NULL},
+	"^-?[0-9]+@",
+	{ "^-?[0-9]+( +|$)", "^%r([0-9]|1[0-5])( +|$)",
+	  "^(-?[0-9]+)?\\(%r([0-9]|1[0-5])(,%r([0-9]|1[0-5]))?\\)( +|$)",
+	  NULL },
 };
 
 /* Length of the match of RX at the start of S, or -1. */
@@ -612,25 +619,27 @@ static int bcc_regex_check(const struct bcc_rx *rx, const char *spec,
 /* bpftrace 0.17's limits on what bcc parsed (x86_64 pt_regs). */
 static int bpftrace_x86_ok(const struct bcc_arg *a, int argn, struct verdict *v)
 {
-	static const char *const regs[] = {
-	    "r15", "r14", "r13", "r12", "bp", "bx", "r11", "r10", "r9",
-	    "r8",  "ax",  "cx",	 "dx",	"si", "di", "ip",  "sp",  NULL};
+	static const char *const regs[] = { "r15", "r14", "r13", "r12", "bp",
+					    "bx",  "r11", "r10", "r9",	"r8",
+					    "ax",  "cx",  "dx",	 "si",	"di",
+					    "ip",  "sp",  NULL };
 
 	if (!a->has_size || !(abs(a->size) == 1 || abs(a->size) == 2 ||
 			      abs(a->size) == 4 || abs(a->size) == 8))
 		return refuse(
-		    v, argn, "argument %d: bpftrace aborts on argument size %d",
-		    argn, a->has_size ? a->size : 0);
+			v, argn,
+			"argument %d: bpftrace aborts on argument size %d",
+			argn, a->has_size ? a->size : 0);
 	if (a->base[0] && !in_list(a->base, regs))
 		return refuse(
-		    v, argn,
-		    "argument %d: bpftrace knows no offset for register %s",
-		    argn, a->base);
+			v, argn,
+			"argument %d: bpftrace knows no offset for register %s",
+			argn, a->base);
 	if (a->index[0] && !in_list(a->index, regs))
 		return refuse(
-		    v, argn,
-		    "argument %d: bpftrace knows no offset for register %s",
-		    argn, a->index);
+			v, argn,
+			"argument %d: bpftrace knows no offset for register %s",
+			argn, a->index);
 	if (a->has_ident)
 		return refuse(v, argn,
 			      "argument %d: symbol operand `%s': bpftrace does "
@@ -666,10 +675,10 @@ static int bcc_check(enum sdt_arch a, const char *spec, struct verdict *v)
 			r = -r;
 		if (r <= 0) {
 			const char *fallback =
-			    a == SDT_ARCH_ARM || a == SDT_ARCH_RISCV64
-				? " (bcc 0.26 has no parser for this "
-				  "architecture and uses its x86 one)"
-				: "";
+				a == SDT_ARCH_ARM || a == SDT_ARCH_RISCV64
+					? " (bcc 0.26 has no parser for this "
+					  "architecture and uses its x86 one)"
+					: "";
 			return refuse(v, argn,
 				      "cannot parse argument %d at `%.20s'%s; "
 				      "it and every later argument are lost",
@@ -693,16 +702,20 @@ static int bcc_check(enum sdt_arch a, const char *spec, struct verdict *v)
 static int gdb_reg_ok(enum sdt_arch a, const char *r)
 {
 	static const char *const x86[] = {
-	    "eax",    "ebx", "ecx", "edx", "esi", "edi", "ebp", "esp",
-	    "ax",     "bx",  "cx",  "dx",  "si",  "di",	 "bp",	"sp",
-	    "al",     "bl",  "cl",  "dl",  "ah",  "bh",	 "ch",	"dh",
-	    "eflags", "cs",  "ss",  "ds",  "es",  "fs",	 "gs",	NULL};
+		"eax",	  "ebx", "ecx", "edx", "esi", "edi", "ebp", "esp",
+		"ax",	  "bx",	 "cx",	"dx",  "si",  "di",  "bp",  "sp",
+		"al",	  "bl",	 "cl",	"dl",  "ah",  "bh",  "ch",  "dh",
+		"eflags", "cs",	 "ss",	"ds",  "es",  "fs",  "gs",  NULL
+	};
 	static const char *const amd64[] = {
-	    "rax", "rbx", "rcx", "rdx", "rsi", "rdi",	  "rbp",     "rsp",
-	    "rip", "sil", "dil", "bpl", "spl", "fs_base", "gs_base", NULL};
-	static const char *const arm[] = {"sp", "lr", "pc", "fp",
-					  "ip", "sl", "sb", NULL};
-	static const char *const a64[] = {"sp", "pc", "fp", "lr", "cpsr", NULL};
+		"rax", "rbx", "rcx", "rdx", "rsi", "rdi",     "rbp",	 "rsp",
+		"rip", "sil", "dil", "bpl", "spl", "fs_base", "gs_base", NULL
+	};
+	static const char *const arm[] = { "sp", "lr", "pc", "fp",
+					   "ip", "sl", "sb", NULL };
+	static const char *const a64[] = {
+		"sp", "pc", "fp", "lr", "cpsr", NULL
+	};
 
 	switch (a) {
 	case SDT_ARCH_X86_64:
@@ -724,7 +737,7 @@ static int gdb_reg_ok(enum sdt_arch a, const char *r)
 		if (numbered(r, "x", 0, 30, "") || numbered(r, "w", 0, 30, ""))
 			return 1;
 		for (const char *p = "vqdshb"; *p; p++) {
-			char pre[2] = {*p, 0};
+			char pre[2] = { *p, 0 };
 			if (numbered(r, pre, 0, 31, ""))
 				return 1;
 		}
@@ -953,15 +966,15 @@ static int gdb_check(enum sdt_arch a, const char *spec, struct verdict *v)
 	int argn = 0;
 
 	while (sdt_arg_split(spec, &pos, &start, &len)) {
-		struct cur c = {spec + start, spec + start + len};
+		struct cur c = { spec + start, spec + start + len };
 		char why[160] = "";
 		int ok;
 
 		if (a == SDT_ARCH_RISCV64 || a == SDT_ARCH_UNKNOWN)
 			return refuse(
-			    v, -1,
-			    "gdb 13 cannot evaluate probe arguments on %s",
-			    sdt_arch_name(a));
+				v, -1,
+				"gdb 13 cannot evaluate probe arguments on %s",
+				sdt_arch_name(a));
 		/* Only "N@" or "-N@", N one digit, is taken as a size. */
 		if ((len >= 3 && c.p[0] == '-' &&
 		     isdigit((unsigned char)c.p[1]) && c.p[2] == '@') ||
@@ -970,10 +983,11 @@ static int gdb_check(enum sdt_arch a, const char *spec, struct verdict *v)
 			char d = c.p[0] == '-' ? c.p[1] : c.p[0];
 			if (d != '1' && d != '2' && d != '4' && d != '8')
 				return refuse(
-				    v, -1,
-				    ARGFMT ": unrecognized size `%c'; gdb "
-					   "shows the probe with no arguments",
-				    argn, (int)len, spec + start, d);
+					v, -1,
+					ARGFMT
+					": unrecognized size `%c'; gdb "
+					"shows the probe with no arguments",
+					argn, (int)len, spec + start, d);
 			c.p += c.p[0] == '-' ? 3 : 2;
 		} else if (len >= 2 && isdigit((unsigned char)c.p[0]) &&
 			   memchr(c.p, '@', len)) {
@@ -1007,10 +1021,10 @@ static int gdb_check(enum sdt_arch a, const char *spec, struct verdict *v)
 		}
 		if (!ok)
 			return refuse(
-			    v, -1,
-			    ARGFMT
-			    ": %s; gdb shows the probe with no arguments",
-			    argn, (int)len, spec + start, why);
+				v, -1,
+				ARGFMT
+				": %s; gdb shows the probe with no arguments",
+				argn, (int)len, spec + start, why);
 		argn++;
 	}
 	return 0;
@@ -1026,20 +1040,23 @@ struct rename {
 
 /* perf's x86 sdt_rename_register() table, the rNN rows folded below. */
 static const struct rename perf_x86_rename[] = {
-    {"eax", "ax"}, {"rax", "ax"}, {"al", "ax"},	 {"ah", "ax"},	{"ebx", "bx"},
-    {"rbx", "bx"}, {"bl", "bx"},  {"bh", "bx"},	 {"ecx", "cx"}, {"rcx", "cx"},
-    {"cl", "cx"},  {"ch", "cx"},  {"edx", "dx"}, {"rdx", "dx"}, {"dl", "dx"},
-    {"dh", "dx"},  {"esi", "si"}, {"rsi", "si"}, {"sil", "si"}, {"edi", "di"},
-    {"rdi", "di"}, {"dil", "di"}, {"ebp", "bp"}, {"rbp", "bp"}, {"bpl", "bp"},
-    {"rsp", "sp"}, {"esp", "sp"}, {"spl", "sp"}, {NULL, NULL},
+	{ "eax", "ax" }, { "rax", "ax" }, { "al", "ax" },  { "ah", "ax" },
+	{ "ebx", "bx" }, { "rbx", "bx" }, { "bl", "bx" },  { "bh", "bx" },
+	{ "ecx", "cx" }, { "rcx", "cx" }, { "cl", "cx" },  { "ch", "cx" },
+	{ "edx", "dx" }, { "rdx", "dx" }, { "dl", "dx" },  { "dh", "dx" },
+	{ "esi", "si" }, { "rsi", "si" }, { "sil", "si" }, { "edi", "di" },
+	{ "rdi", "di" }, { "dil", "di" }, { "ebp", "bp" }, { "rbp", "bp" },
+	{ "bpl", "bp" }, { "rsp", "sp" }, { "esp", "sp" }, { "spl", "sp" },
+	{ NULL, NULL },
 };
 
 /* Names the kernel's x86 fetch-args know (regs_query_register_offset). */
 static int kernel_x86_reg(enum sdt_arch a, const char *r)
 {
 	static const char *const names[] = {
-	    "ax",    "bx", "cx", "dx", "si", "di", "bp", "sp",	    "ip",
-	    "flags", "cs", "ss", "ds", "es", "fs", "gs", "orig_ax", NULL};
+		"ax",	 "bx", "cx", "dx", "si", "di", "bp", "sp",	"ip",
+		"flags", "cs", "ss", "ds", "es", "fs", "gs", "orig_ax", NULL
+	};
 
 	return in_list(r, names) ||
 	       (a == SDT_ARCH_X86_64 && numbered(r, "r", 8, 15, ""));
@@ -1166,11 +1183,12 @@ static int perf_check(enum sdt_arch a, const char *spec, struct verdict *v)
 		if (op) {
 			long size = strtol(item, NULL, 10);
 			if (size < -8 || size > 8) {
-				refuse(
-				    v, argn,
-				    "argument %d (`%s'): size %ld makes perf "
-				    "drop the SDT probes of the whole binary",
-				    argn, item, size);
+				refuse(v, argn,
+				       "argument %d (`%s'): size %ld makes "
+				       "perf "
+				       "drop the SDT probes of the whole "
+				       "binary",
+				       argn, item, size);
 				return 1;
 			}
 			op++;
@@ -1191,10 +1209,10 @@ static int perf_check(enum sdt_arch a, const char *spec, struct verdict *v)
 			break;
 		default:
 			ok = 0;
-			snprintf(
-			    why, sizeof(why),
-			    "skipped: perf has no SDT argument parser for %s",
-			    sdt_arch_name(a));
+			snprintf(why, sizeof(why),
+				 "skipped: perf has no SDT argument parser for "
+				 "%s",
+				 sdt_arch_name(a));
 			break;
 		}
 		if (!ok && v->ok)

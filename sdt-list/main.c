@@ -30,9 +30,9 @@
 #include "sdt-list.h"
 
 static void (*const outputs[])(struct out *, struct object *) = {
-    [FMT_SUMMARY] = summary_object, [FMT_VERBOSE] = verbose_object,
-    [FMT_JSON] = json_object,	    [FMT_BPFTRACE] = bpftrace_object,
-    [FMT_PERF] = perf_object,
+	[FMT_SUMMARY] = summary_object, [FMT_VERBOSE] = verbose_object,
+	[FMT_JSON] = json_object,	[FMT_BPFTRACE] = bpftrace_object,
+	[FMT_PERF] = perf_object,
 };
 
 static void list_object(struct out *o, struct object *obj)
@@ -60,7 +60,7 @@ static void report_warning(struct out *o, const char *name,
 static void list_file(struct out *o, const char *path)
 {
 	struct sdt_elf f;
-	struct object obj = {.name = path, .f = &f};
+	struct object obj = { .name = path, .f = &f };
 	char err[256];
 
 	if (sdt_elf_open(&f, path, err, sizeof(err)) < 0) {
@@ -80,7 +80,9 @@ static int list_proc_object(struct out *o, struct proc *p,
 			    struct proc_object *po)
 {
 	struct sdt_elf f;
-	struct object obj = {.name = po->path, .f = &f, .proc = p, .pobj = po};
+	struct object obj = {
+		.name = po->path, .f = &f, .proc = p, .pobj = po
+	};
 	char e[256];
 	int listed = 0;
 
@@ -138,12 +140,15 @@ static void usage(FILE *out)
 	fputs("usage: sdt-list [OPTIONS] FILE... [PROVIDER:NAME-GLOB...]\n"
 	      "       sdt-list [OPTIONS] -p PID [PROVIDER:NAME-GLOB...]\n"
 	      "List the USDT probes (stapsdt notes) of executables, shared\n"
-	      "objects, relocatable objects or a running process: one line per\n"
+	      "objects, relocatable objects or a running process: one line "
+	      "per\n"
 	      "probe with its argument types and names, how many sites it has\n"
 	      "and its semaphore.\n"
 	      "  -p, --pid PID  the process's executable, libraries and memfd\n"
-	      "                 providers, with each semaphore's current value\n"
-	      "  -v, --verbose  every site of each probe, each argument in words\n"
+	      "                 providers, with each semaphore's current "
+	      "value\n"
+	      "  -v, --verbose  every site of each probe, each argument in "
+	      "words\n"
 	      "  -c, --check    say which tracers (libbpf, bcc/bpftrace, gdb,\n"
 	      "                 perf) read every argument, and why not; flag\n"
 	      "                 stale notes; exit 1 if a probe is unreadable\n"
@@ -192,9 +197,11 @@ static const struct flag {
 	enum format fmt; /* FMT_SUMMARY: not a format */
 	int check;
 } flags[] = {
-    {"-c", "--check", FMT_SUMMARY, 1}, {"-v", "--verbose", FMT_VERBOSE, 0},
-    {"-j", "--json", FMT_JSON, 0},     {"-b", "--bpftrace", FMT_BPFTRACE, 0},
-    {"-P", "--perf", FMT_PERF, 0},
+	{ "-c", "--check", FMT_SUMMARY, 1 },
+	{ "-v", "--verbose", FMT_VERBOSE, 0 },
+	{ "-j", "--json", FMT_JSON, 0 },
+	{ "-b", "--bpftrace", FMT_BPFTRACE, 0 },
+	{ "-P", "--perf", FMT_PERF, 0 },
 };
 
 /* A flag; returns 1 when A was one, -1 on a clash of formats. */
@@ -207,11 +214,11 @@ static int take_flag(struct opts *opt, const char *a)
 		if (flags[i].fmt == FMT_SUMMARY)
 			return 1;
 		if (opt->format != FMT_SUMMARY && opt->format != flags[i].fmt) {
-			fprintf(
-			    stderr,
-			    "sdt-list: %s and another output option: choose "
-			    "one of -v, --json, --bpftrace, --perf\n",
-			    a);
+			fprintf(stderr,
+				"sdt-list: %s and another output option: "
+				"choose "
+				"one of -v, --json, --bpftrace, --perf\n",
+				a);
 			return -1;
 		}
 		opt->format = flags[i].fmt;
@@ -294,9 +301,9 @@ static int parse_args(int argc, char **argv, struct opts *opt,
 
 int main(int argc, char **argv)
 {
-	struct opts opt = {0};
-	struct out o = {.o = &opt, .json_first = 1, .f = stdout};
-	struct inputs in = {0};
+	struct opts opt = { 0 };
+	struct out o = { .o = &opt, .json_first = 1, .f = stdout };
+	struct inputs in = { 0 };
 	int r;
 
 	in.pids = calloc((size_t)argc, sizeof(int));

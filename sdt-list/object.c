@@ -23,8 +23,9 @@
 #include "sdt-list.h"
 
 const char stale_why[] =
-    "a stale note: its site is in no executable code (the linker dropped the "
-    "code it marked, or the note is damaged): no tracer can attach there";
+	"a stale note: its site is in no executable code (the linker dropped "
+	"the "
+	"code it marked, or the note is damaged): no tracer can attach there";
 
 /* ------------------------------------------------------------------ */
 /* Grouping                                                            */
@@ -68,8 +69,8 @@ static int group_sites(struct object *obj)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < f->nprobes; i++)
-		keys[i] = (struct sort_key){f->probes[i].note.provider,
-					    f->probes[i].note.name, i};
+		keys[i] = (struct sort_key){ f->probes[i].note.provider,
+					     f->probes[i].note.name, i };
 	qsort(keys, f->nprobes, sizeof(*keys), cmp_keys);
 	for (size_t i = 0; i < f->nprobes; i++) {
 		obj->sites[i] = keys[i].index;
@@ -78,7 +79,7 @@ static int group_sites(struct object *obj)
 			obj->groups[ng - 1].count++;
 			continue;
 		}
-		obj->groups[ng++] = (struct group){i, 1, keys[i].index};
+		obj->groups[ng++] = (struct group){ i, 1, keys[i].index };
 	}
 	free(keys);
 	qsort(obj->groups, ng, sizeof(*obj->groups), cmp_groups);
@@ -150,13 +151,16 @@ static int cache_init(struct object *obj)
 }
 
 static const struct verdict_set all_ok = {
-    .v = {{1, -1, ""}, {1, -1, ""}, {1, -1, ""}, {1, -1, ""}}, .bad = 0};
+	.v = { { 1, -1, "" }, { 1, -1, "" }, { 1, -1, "" }, { 1, -1, "" } },
+	.bad = 0
+};
 
-static const struct verdict_set no_memory = {.v = {{0, -1, "out of memory"},
-						   {0, -1, "out of memory"},
-						   {0, -1, "out of memory"},
-						   {0, -1, "out of memory"}},
-					     .bad = 1};
+static const struct verdict_set no_memory = { .v = { { 0, -1, "out of memory" },
+						     { 0, -1, "out of memory" },
+						     { 0, -1, "out of memory" },
+						     { 0, -1,
+						       "out of memory" } },
+					      .bad = 1 };
 
 /* A private copy of E's verdicts, to keep reasons in; NULL: no memory. */
 static struct verdict_set *own_verdicts(struct check_entry *e,
@@ -171,7 +175,7 @@ static struct verdict_set *own_verdicts(struct check_entry *e,
 
 static void judge(const struct sdt_target *t, struct check_entry *e)
 {
-	struct verdict_set vs = {.bad = 0};
+	struct verdict_set vs = { .bad = 0 };
 
 	for (int c = 0; c < CONSUMER_COUNT; c++) {
 		if (consumer_check((enum consumer)c, t, e->spec, &vs.v[c]) &&
@@ -214,18 +218,18 @@ static void find_perf_poison(struct object *obj)
 
 	for (size_t i = 0; i < f->nprobes && !obj->perf_dead; i++) {
 		const struct check_entry *e =
-		    lookup(obj, f->probes[i].note.args);
+			lookup(obj, f->probes[i].note.args);
 
 		if (!e || !e->perf_poison)
 			continue;
 		obj->perf_dead = 1;
 		obj->perf_why.ok = 0;
 		obj->perf_why.arg = -1;
-		snprintf(
-		    obj->perf_why.why, sizeof(obj->perf_why.why),
-		    "perf lists no probe of this binary: %.30s:%.30s %.120s",
-		    f->probes[i].note.provider, f->probes[i].note.name,
-		    e->vs->v[CONSUMER_PERF].why);
+		snprintf(obj->perf_why.why, sizeof(obj->perf_why.why),
+			 "perf lists no probe of this binary: %.30s:%.30s "
+			 "%.120s",
+			 f->probes[i].note.provider, f->probes[i].note.name,
+			 e->vs->v[CONSUMER_PERF].why);
 	}
 }
 
@@ -257,8 +261,8 @@ int object_init(struct object *obj, int check)
 	    (r = types_load(&obj->types, obj->f, obj->name)) < 0)
 		return r;
 	if (obj->proc && obj->f->nprobes)
-		obj->has_bias =
-		    proc_runtime_addr(obj->pobj, obj->f, 0, &obj->bias) == 0;
+		obj->has_bias = proc_runtime_addr(obj->pobj, obj->f, 0,
+						  &obj->bias) == 0;
 	if (!check)
 		return 0;
 	if ((r = cache_init(obj)) < 0)
@@ -316,8 +320,8 @@ void site_facts(const struct object *obj, const struct sdt_probe *p,
 void addr_string(char *buf, size_t len, const struct sdt_sym_ref *ref,
 		 uint64_t addr)
 {
-	uint64_t off =
-	    ref->offset < 0 ? -(uint64_t)ref->offset : (uint64_t)ref->offset;
+	uint64_t off = ref->offset < 0 ? -(uint64_t)ref->offset
+				       : (uint64_t)ref->offset;
 
 	if (!ref->symbol)
 		snprintf(buf, len, "0x%" PRIx64, addr);

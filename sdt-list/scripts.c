@@ -54,8 +54,8 @@ static size_t stale_sites(const struct object *obj, const struct group *g)
 	return n;
 }
 
-static const char all_stale[] =
-    "every site is a stale note (in no executable code): nothing to attach to";
+static const char all_stale[] = "every site is a stale note (in no executable "
+				"code): nothing to attach to";
 
 /* A relocatable object is no place to attach: say so instead. */
 static int relocatable(FILE *out, const struct object *obj, const char *lead)
@@ -219,8 +219,8 @@ static void bt_probe(FILE *out, const struct object *obj, const struct group *g)
 static void script_header(struct out *o, const struct object *obj, int bpftrace)
 {
 	const char *how = bpftrace
-			      ? "// Run: bpftrace THIS-FILE"
-			      : "# Run these, then: perf record -e 'sdt_*'";
+				  ? "// Run: bpftrace THIS-FILE"
+				  : "# Run these, then: perf record -e 'sdt_*'";
 
 	if (o->started)
 		return;

@@ -191,7 +191,7 @@ struct signature {
 	struct sig_arg args[SDT_MAX_ARGS];
 	const struct type_record *rec; /* used for the types, or NULL */
 	const struct type_record
-	    *unused; /* found but not used: counts differ */
+		*unused; /* found but not used: counts differ */
 };
 
 /* Probe P's arguments: types and names from TT where it has them. */

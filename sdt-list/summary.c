@@ -59,7 +59,7 @@ static int site_problems(FILE *out, struct out *o, struct object *obj,
 
 	for (size_t i = 0; i < g->count; i++) {
 		const struct sdt_probe *p =
-		    &obj->f->probes[obj->sites[g->first + i]];
+			&obj->f->probes[obj->sites[g->first + i]];
 		struct site s;
 
 		site_facts(obj, p, &s);
@@ -84,12 +84,12 @@ static int site_problems(FILE *out, struct out *o, struct object *obj,
 static int verdict_problems(FILE *out, struct object *obj,
 			    const struct group *g)
 {
-	const struct verdict *worst[CONSUMER_COUNT] = {NULL};
+	const struct verdict *worst[CONSUMER_COUNT] = { NULL };
 	int bad = 0;
 
 	for (size_t i = 0; i < g->count; i++) {
 		const struct verdict_set *vs = object_check(
-		    obj, &obj->f->probes[obj->sites[g->first + i]]);
+			obj, &obj->f->probes[obj->sites[g->first + i]]);
 
 		for (int c = 0; c < CONSUMER_COUNT; c++) {
 			if (!vs->v[c].ok && !worst[c])

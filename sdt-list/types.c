@@ -182,7 +182,7 @@ void types_free(struct type_table *tt)
 const struct type_record *types_find(const struct type_table *tt,
 				     const char *provider, const char *name)
 {
-	struct type_record key = {.provider = provider, .name = name};
+	struct type_record key = { .provider = provider, .name = name };
 	size_t lo = 0, hi = tt->n;
 
 	while (lo < hi) {
@@ -236,9 +236,9 @@ static int is_char_pointer(const char *type)
 /* `int32', `uint64', `float64' from the spec's size and sign. */
 static const char *size_word(const struct arg_desc *d)
 {
-	static const char *const sint[] = {"int8", "int16", "int32", "int64"};
-	static const char *const uint[] = {"uint8", "uint16", "uint32",
-					   "uint64"};
+	static const char *const sint[] = { "int8", "int16", "int32", "int64" };
+	static const char *const uint[] = { "uint8", "uint16", "uint32",
+					    "uint64" };
 	int n = abs(d->size);
 	int i = n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : n == 8 ? 3 : -1;
 

@@ -136,7 +136,7 @@ static int text_group(FILE *out, struct out *o, struct object *obj,
 		worst[c].ok = 1;
 	for (size_t i = 0; i < g->count; i++) {
 		const struct sdt_probe *p =
-		    &f->probes[obj->sites[g->first + i]];
+			&f->probes[obj->sites[g->first + i]];
 
 		bad |= text_site(out, o, obj, p, i ? prev_args : NULL);
 		prev_args = p->note.args;

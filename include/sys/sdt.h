@@ -36,6 +36,14 @@
  * that become a string for an asm statement in C and C++, or stay lines in
  * a preprocessed .S file (__ASSEMBLER__).
  */
+
+/*
+ * This header is formatted by hand: its macros build assembler text by
+ * stringifying their arguments, and the spaces between those tokens are
+ * part of the text (".pushsection .note.stapsdt" must not turn into
+ * ".pushsection.note.stapsdt"), which no formatter can know.
+ */
+/* clang-format off */
 #ifndef _SYS_SDT_H
 #define _SYS_SDT_H 1
 

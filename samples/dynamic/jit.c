@@ -30,9 +30,9 @@ static int parse_type(const char *word, ArgType_t *type, int *is_string)
 		const char *name;
 		ArgType_t type;
 	} types[] = {
-	    {"u8", uint8},   {"s8", int8},    {"u16", uint16},
-	    {"s16", int16},  {"u32", uint32}, {"s32", int32},
-	    {"u64", uint64}, {"s64", int64},  {"str", uint64},
+		{ "u8", uint8 },   { "s8", int8 },    { "u16", uint16 },
+		{ "s16", int16 },  { "u32", uint32 }, { "s32", int32 },
+		{ "u64", uint64 }, { "s64", int64 },  { "str", uint64 },
 	};
 
 	*is_string = strcmp(word, "str") == 0;

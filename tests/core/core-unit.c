@@ -22,8 +22,10 @@
 #include "note.h"
 #include "target.h"
 
-static const char *const targets[] = {"x86_64",	 "i386",    "aarch64", "arm",
-				      "riscv64", "ppc64le", "ppc64",   "s390x"};
+static const char *const targets[] = {
+	"x86_64",  "i386",    "aarch64", "arm",
+	"riscv64", "ppc64le", "ppc64",	 "s390x"
+};
 #define NTARGETS (sizeof(targets) / sizeof(targets[0]))
 
 static void test_notes(void)
@@ -32,8 +34,9 @@ static void test_notes(void)
 		struct sdt_target t;
 		unsigned char buf[256];
 		struct sdt_note in = {
-		    0x1122334455667788ull, 0x1000, 0x2002, "prov", "name",
-		    "-4@%edi 8@-16(%rbp)"};
+			0x1122334455667788ull, 0x1000, 0x2002, "prov", "name",
+			"-4@%edi 8@-16(%rbp)"
+		};
 		struct sdt_note out;
 		size_t off = 0;
 
@@ -47,10 +50,10 @@ static void test_notes(void)
 		CHECKF(sdt_note_decode(&t, buf, n, &off, &out) == 1, "%s",
 		       targets[i]);
 		CHECKF(off == n && out.pc == in.pc && out.base == in.base &&
-			   out.semaphore == in.semaphore &&
-			   !strcmp(out.provider, "prov") &&
-			   !strcmp(out.name, "name") &&
-			   !strcmp(out.args, in.args),
+			       out.semaphore == in.semaphore &&
+			       !strcmp(out.provider, "prov") &&
+			       !strcmp(out.name, "name") &&
+			       !strcmp(out.args, in.args),
 		       "%s round trip", targets[i]);
 		CHECKF(sdt_note_decode(&t, buf, n, &off, &out) == -ENOENT,
 		       "%s end", targets[i]);
@@ -62,7 +65,7 @@ static void test_notes(void)
 			int r = sdt_note_decode(&t, p, n - cut, &off, &out);
 			/* Only the trailing padding may go missing. */
 			CHECKF(r == -EINVAL ||
-				   (r == 1 && !strcmp(out.args, in.args)),
+				       (r == 1 && !strcmp(out.args, in.args)),
 			       "%s cut %zu: %d", targets[i], cut, r);
 			free(p);
 		}
@@ -76,64 +79,64 @@ struct spec_case {
 };
 
 static const struct spec_case spec_cases[] = {
-    {"x86_64", "-4@%edi", 1},
-    {"x86_64", "8@%rax", 1},
-    {"x86_64", "1@%r8", 1},
-    {"x86_64", "1@%r8b", 0},
-    {"x86_64", "4@%r9d", 1},
-    {"x86_64", "1@%sil", 1},
-    {"x86_64", "1@%ah", 0},
-    {"x86_64", "8@%eax", 0},
-    {"x86_64", "8@-16(%rbp)", 1},
-    {"x86_64", "8@(%rax)", 1},
-    {"x86_64", "-4@$-5", 1},
-    {"x86_64", "4@$0x10", 0},
-    {"x86_64", "-4@gi(%rip)", 0},
-    {"x86_64", "8@x@GOTPCREL(%rip)", 0},
-    {"x86_64", "-4@%fs:t@tpoff", 0},
-    {"x86_64", "4@8(%rax,%rbx,4)", 0},
-    {"x86_64", "16@%rax", 0},
-    {"x86_64", "8f@%xmm0", 0},
-    {"x86_64", "8@%xmm0", 0},
-    {"x86_64", "3@%eax", 0},
-    {"x86_64", "4@8(%eax)", 0},
-    {"x86_64", "4@$sym", 0},
-    {"i386", "4@%eax", 1},
-    {"i386", "8@%eax", 0},
-    {"i386", "8@-8(%ebp)", 1},
-    {"i386", "4@%rax", 0},
-    {"i386", "4@%r8d", 0},
-    {"aarch64", "-4@x0", 1},
-    {"aarch64", "8@sp", 1},
-    {"aarch64", "8@[x29, -16]", 1},
-    {"aarch64", "8@[sp, 8]", 1},
-    {"aarch64", "8@[x1]", 1},
-    {"aarch64", "4@5", 1},
-    {"aarch64", "4@w0", 0},
-    {"aarch64", "8@d0", 0},
-    {"aarch64", "8@x31", 0},
-    {"aarch64", "8@[x1, x2]", 0},
-    {"arm", "4@r0", 1},
-    {"arm", "4@[r11, #-8]", 1},
-    {"arm", "4@#5", 1},
-    {"arm", "8@r0", 0},
-    {"arm", "8@[sp, #8]", 1},
-    {"arm", "4@s0", 0},
-    {"riscv64", "-4@a0", 1},
-    {"riscv64", "8@-24(s0)", 1},
-    {"riscv64", "8@16(sp)", 1},
-    {"riscv64", "4@7", 1},
-    {"riscv64", "8@fa0", 0},
-    {"riscv64", "8@%lo(x)(a5)", 0},
-    {"ppc64le", "8@3", 1},
-    {"ppc64le", "-4@-16(31)", 1},
-    {"ppc64le", "8@32", 0},
-    {"ppc64le", "4@i5", 0},
-    {"s390x", "8@%r2", 1},
-    {"s390x", "-4@160(%r15)", 1},
-    {"s390x", "4@5", 1},
-    {"s390x", "4@8(%r1,%r2)", 0},
-    {"s390x", "8@%f0", 0},
+	{ "x86_64", "-4@%edi", 1 },
+	{ "x86_64", "8@%rax", 1 },
+	{ "x86_64", "1@%r8", 1 },
+	{ "x86_64", "1@%r8b", 0 },
+	{ "x86_64", "4@%r9d", 1 },
+	{ "x86_64", "1@%sil", 1 },
+	{ "x86_64", "1@%ah", 0 },
+	{ "x86_64", "8@%eax", 0 },
+	{ "x86_64", "8@-16(%rbp)", 1 },
+	{ "x86_64", "8@(%rax)", 1 },
+	{ "x86_64", "-4@$-5", 1 },
+	{ "x86_64", "4@$0x10", 0 },
+	{ "x86_64", "-4@gi(%rip)", 0 },
+	{ "x86_64", "8@x@GOTPCREL(%rip)", 0 },
+	{ "x86_64", "-4@%fs:t@tpoff", 0 },
+	{ "x86_64", "4@8(%rax,%rbx,4)", 0 },
+	{ "x86_64", "16@%rax", 0 },
+	{ "x86_64", "8f@%xmm0", 0 },
+	{ "x86_64", "8@%xmm0", 0 },
+	{ "x86_64", "3@%eax", 0 },
+	{ "x86_64", "4@8(%eax)", 0 },
+	{ "x86_64", "4@$sym", 0 },
+	{ "i386", "4@%eax", 1 },
+	{ "i386", "8@%eax", 0 },
+	{ "i386", "8@-8(%ebp)", 1 },
+	{ "i386", "4@%rax", 0 },
+	{ "i386", "4@%r8d", 0 },
+	{ "aarch64", "-4@x0", 1 },
+	{ "aarch64", "8@sp", 1 },
+	{ "aarch64", "8@[x29, -16]", 1 },
+	{ "aarch64", "8@[sp, 8]", 1 },
+	{ "aarch64", "8@[x1]", 1 },
+	{ "aarch64", "4@5", 1 },
+	{ "aarch64", "4@w0", 0 },
+	{ "aarch64", "8@d0", 0 },
+	{ "aarch64", "8@x31", 0 },
+	{ "aarch64", "8@[x1, x2]", 0 },
+	{ "arm", "4@r0", 1 },
+	{ "arm", "4@[r11, #-8]", 1 },
+	{ "arm", "4@#5", 1 },
+	{ "arm", "8@r0", 0 },
+	{ "arm", "8@[sp, #8]", 1 },
+	{ "arm", "4@s0", 0 },
+	{ "riscv64", "-4@a0", 1 },
+	{ "riscv64", "8@-24(s0)", 1 },
+	{ "riscv64", "8@16(sp)", 1 },
+	{ "riscv64", "4@7", 1 },
+	{ "riscv64", "8@fa0", 0 },
+	{ "riscv64", "8@%lo(x)(a5)", 0 },
+	{ "ppc64le", "8@3", 1 },
+	{ "ppc64le", "-4@-16(31)", 1 },
+	{ "ppc64le", "8@32", 0 },
+	{ "ppc64le", "4@i5", 0 },
+	{ "s390x", "8@%r2", 1 },
+	{ "s390x", "-4@160(%r15)", 1 },
+	{ "s390x", "4@5", 1 },
+	{ "s390x", "4@8(%r1,%r2)", 0 },
+	{ "s390x", "8@%f0", 0 },
 };
 
 static int same_arg(const struct sdt_arg *x, const struct sdt_arg *y)
@@ -147,8 +150,8 @@ static int same_arg(const struct sdt_arg *x, const struct sdt_arg *y)
 static const struct {
 	const char *target, *arg, *canon;
 } canon_cases[] = {
-    {"x86_64", "8@(%rax)", "8@0(%rax)"},
-    {"aarch64", "8@[x1]", "8@[x1, 0]"},
+	{ "x86_64", "8@(%rax)", "8@0(%rax)" },
+	{ "aarch64", "8@[x1]", "8@[x1, 0]" },
 };
 
 static const char *canonical(const struct spec_case *c)
@@ -175,12 +178,12 @@ static void check_format_round_trip(const struct sdt_target *t,
 	char back[64] = "", why[200] = "";
 
 	CHECKF(sdt_arg_format(t, a, back, sizeof(back)) > 0 &&
-		   !strcmp(back, want),
+		       !strcmp(back, want),
 	       "%s `%s' formats as `%s', expected `%s'", c->target, c->arg,
 	       back, want);
 	CHECKF(sdt_arg_parse(t, back, strlen(back), &again, why, sizeof(why)) ==
-		       0 &&
-		   same_arg(a, &again),
+			       0 &&
+		       same_arg(a, &again),
 	       "%s `%s' does not read back: %s", c->target, back, why);
 }
 
@@ -210,10 +213,10 @@ static void test_specs(void)
 			      why, sizeof(why)) == 3,
 	       "aarch64 split: %s", why);
 	CHECKF(args[0].kind == SDT_ARG_MEM && args[0].value == -16 &&
-		   !strcmp(args[0].reg, "x29"),
+		       !strcmp(args[0].reg, "x29"),
 	       "aarch64 mem");
 	CHECKF(sdt_args_parse(&t, "", args, SDT_MAX_ARGS, why, sizeof(why)) ==
-		   0,
+		       0,
 	       "empty spec");
 	CHECKF(sdt_args_parse(&t, "1@x0 1@x0 1@x0", args, 2, why,
 			      sizeof(why)) == -E2BIG,
@@ -226,9 +229,9 @@ static const struct {
 	unsigned index;
 	const char *operand; /* NULL: past the limit */
 } operand_cases[] = {
-    {"x86_64", 0, "%rdi"},	{"x86_64", 6, "8(%rsp)"},
-    {"x86_64", 11, "48(%rsp)"}, {"x86_64", SDT_MAX_ARGS, NULL},
-    {"aarch64", 7, "x7"},	{"aarch64", 9, "[sp, 8]"},
+	{ "x86_64", 0, "%rdi" },      { "x86_64", 6, "8(%rsp)" },
+	{ "x86_64", 11, "48(%rsp)" }, { "x86_64", SDT_MAX_ARGS, NULL },
+	{ "aarch64", 7, "x7" },	      { "aarch64", 9, "[sp, 8]" },
 };
 
 static void test_operands(void)
@@ -285,18 +288,18 @@ static void test_semaphore_names(void)
 				 SDT_SEMA_V1);
 	CHECKF(n == strlen(buf) && !strcmp(buf, "probe__1_semaphore"),
 	       "V1: `%s' (%zu)", buf, n);
-	CHECKF(
-	    sdt_semaphore_symbol(NULL, 0, "p", "x", SDT_SEMA_PROVIDER_PROBE) ==
-		strlen("p_x_semaphore"),
-	    "sizing call");
+	CHECKF(sdt_semaphore_symbol(NULL, 0, "p", "x",
+				    SDT_SEMA_PROVIDER_PROBE) ==
+		       strlen("p_x_semaphore"),
+	       "sizing call");
 	memset(buf, 'z', sizeof(buf));
 	n = sdt_semaphore_symbol(buf, 5, "p", "x", SDT_SEMA_PROVIDER_PROBE);
 	CHECKF(n == strlen("p_x_semaphore") && !strcmp(buf, "p_x_"),
 	       "cut to 5: `%.8s' (%zu)", buf, n);
 }
 
-static const unsigned char dso_stub[] = {0x90, 0x0f, 0x1f, 0x44,
-					 0x00, 0x00, 0xc3};
+static const unsigned char dso_stub[] = { 0x90, 0x0f, 0x1f, 0x44,
+					  0x00, 0x00, 0xc3 };
 
 /*
  * Probe J of a DSO read back as F from FD: its note says where the layout
@@ -310,18 +313,19 @@ static void check_dso_probe(int fd, const struct sdt_elf *f,
 			    const char *target)
 {
 	const struct sdt_note *n = &f->probes[j].note;
-	unsigned char code[sizeof(dso_stub)] = {0};
+	unsigned char code[sizeof(dso_stub)] = { 0 };
 	uint64_t off;
 
 	CHECK_STR(n->name, want->name);
 	CHECK_STR(n->args, want->args);
 	CHECKF(n->pc == lay->stub_addr + j * lay->stub_stride &&
-		   n->semaphore == lay->sema_addr + 2 * j &&
-		   n->base == f->base_addr,
+		       n->semaphore == lay->sema_addr + 2 * j &&
+		       n->base == f->base_addr,
 	       "%s: note addresses of probe %zu", target, j);
 	CHECKF(sdt_elf_addr_to_offset(f, n->pc, &off) == 0 &&
-		   pread(fd, code, sizeof(code), (off_t)off) == sizeof(code) &&
-		   !memcmp(code, dso_stub, sizeof(dso_stub)),
+		       pread(fd, code, sizeof(code), (off_t)off) ==
+			       sizeof(code) &&
+		       !memcmp(code, dso_stub, sizeof(dso_stub)),
 	       "%s: pc 0x%llx of probe %zu maps to no stub", target,
 	       (unsigned long long)n->pc, j);
 	CHECKF(sdt_elf_addr_to_offset(f, n->semaphore, &off) == 0,
@@ -334,18 +338,18 @@ static void check_dso_probe(int fd, const struct sdt_elf *f,
 static void test_dso_roundtrip(void)
 {
 	const struct sdt_dso_probe probes[] = {
-	    {"prov", "first", "", "first", "prov_first_semaphore"},
-	    {"prov", "second", "-4@%rdi 8@%rsi", "second",
-	     "prov_second_semaphore"},
+		{ "prov", "first", "", "first", "prov_first_semaphore" },
+		{ "prov", "second", "-4@%rdi 8@%rsi", "second",
+		  "prov_second_semaphore" },
 	};
 	const size_t nprobes = sizeof(probes) / sizeof(probes[0]);
 
 	for (size_t i = 0; i < NTARGETS; i++) {
-		struct sdt_dso d = {.soname = "libtest.so",
-				    .stub = dso_stub,
-				    .stub_size = sizeof(dso_stub),
-				    .probes = probes,
-				    .nprobes = nprobes};
+		struct sdt_dso d = { .soname = "libtest.so",
+				     .stub = dso_stub,
+				     .stub_size = sizeof(dso_stub),
+				     .probes = probes,
+				     .nprobes = nprobes };
 		struct sdt_dso_layout lay;
 		struct sdt_elf f;
 		char err[200] = "";
@@ -446,13 +450,13 @@ static void check_extra_section(int plain, int extra, const void *notes,
 	GElf_Shdr sh;
 
 	CHECKF(a && b && !elf_getshdrnum(a, &na) && !elf_getshdrnum(b, &nb) &&
-		   nb == na + 1,
+		       nb == na + 1,
 	       "%s: %zu sections, then %zu", what, na, nb);
 	x = b ? section_named(b, SDT_EXTRA_NOTE_SECTION) : NULL;
 	Elf_Data *d = x ? elf_rawdata(x, NULL) : NULL;
 	CHECKF(x && gelf_getshdr(x, &sh) && sh.sh_type == SHT_NOTE &&
-		   sh.sh_flags == 0 && sh.sh_addralign == 4 && d &&
-		   d->d_size == size && !memcmp(d->d_buf, notes, size),
+		       sh.sh_flags == 0 && sh.sh_addralign == 4 && d &&
+		       d->d_size == size && !memcmp(d->d_buf, notes, size),
 	       "%s: " SDT_EXTRA_NOTE_SECTION " as given", what);
 	CHECKF(a && b && same_phdrs(a, b), "%s: program headers", what);
 	while (a && !elf_getshdrstrndx(a, &shstrndx) &&
@@ -503,23 +507,23 @@ static int memfd(void)
 /* Both writers: the extra notes land as given, the rest stays. */
 static void test_extra_notes(void)
 {
-	static const char *const syms[] = {"prov_a_semaphore",
-					   "prov_b_semaphore"};
-	static const unsigned char stub[] = {0x90, 0xc3};
+	static const char *const syms[] = { "prov_a_semaphore",
+					    "prov_b_semaphore" };
+	static const unsigned char stub[] = { 0x90, 0xc3 };
 	struct sdt_dso_probe probes[] = {
-	    {"prov", "a", "8@%rdi", "a", "prov_a_semaphore"},
+		{ "prov", "a", "8@%rdi", "a", "prov_a_semaphore" },
 	};
 	unsigned char notes[64];
 	char err[200], what[64];
 
 	elf_version(EV_CURRENT);
 	for (size_t i = 0; i < NTARGETS; i++) {
-		struct sdt_sema_object o = {.symbols = syms, .nsymbols = 2};
-		struct sdt_dso d = {.stub = stub,
-				    .stub_size = sizeof(stub),
-				    .probes = probes,
-				    .nprobes = 1};
-		int fds[4] = {memfd(), memfd(), memfd(), memfd()};
+		struct sdt_sema_object o = { .symbols = syms, .nsymbols = 2 };
+		struct sdt_dso d = { .stub = stub,
+				     .stub_size = sizeof(stub),
+				     .probes = probes,
+				     .nprobes = 1 };
+		int fds[4] = { memfd(), memfd(), memfd(), memfd() };
 
 		sdt_target_from_name(&o.target, targets[i]);
 		d.target = o.target;
@@ -546,8 +550,8 @@ static void test_extra_notes(void)
 		o.extra_notes_size = d.extra_notes_size = size - 2;
 		CHECKF(sdt_write_semaphore_object(fds[1], &o, err,
 						  sizeof(err)) == -EINVAL &&
-			   sdt_dso_write(fds[3], &d, NULL, err, sizeof(err)) ==
-			       -EINVAL,
+			       sdt_dso_write(fds[3], &d, NULL, err,
+					     sizeof(err)) == -EINVAL,
 		       "%s: ragged extra notes accepted", targets[i]);
 		for (int k = 0; k < 4; k++)
 			close(fds[k]);

@@ -8,7 +8,8 @@
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Idtrace-gen \
  *     -Ielfcore tests/dtrace-gen/fuzz-parser.c dtrace-gen/{lexer,parser,\
- *     header,diag,buf}.c elfcore/names.c -o fuzz && ./fuzz tests/dtrace-gen/inputs
+ *     header,diag,buf}.c elfcore/names.c -o fuzz && ./fuzz
+ * tests/dtrace-gen/inputs
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,8 +34,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (dg_parse(&m, "fuzz.d", text, size, cpp_done, &diag) == 0) {
 			dg_header_write(&m, &out);
-			if (!out.failed && (!out.data || strlen(out.data) != out.len))
-				abort(); /* the header must be one clean string */
+			if (!out.failed &&
+			    (!out.data || strlen(out.data) != out.len))
+				abort(); /* the header must be one clean string
+					  */
 		}
 		dg_buf_free(&out);
 		dg_model_free(&m);

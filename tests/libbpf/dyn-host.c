@@ -26,8 +26,8 @@
 
 #define MAX_PROBES 32
 
-static const ArgType_t all_types[8] = {uint8,  int8,  uint16, int16,
-				       uint32, int32, uint64, int64};
+static const ArgType_t all_types[8] = { uint8,	int8,  uint16, int16,
+					uint32, int32, uint64, int64 };
 
 struct dyn_probe {
 	SDTProbe_t *probe;
@@ -73,8 +73,8 @@ static struct dyn_probe *declare(const char *name, int argc)
 
 static void declare_all(void)
 {
-	static const char *const type_names[8] = {"u8",	 "i8",	"u16", "i16",
-						  "u32", "i32", "u64", "i64"};
+	static const char *const type_names[8] = { "u8",  "i8",	 "u16", "i16",
+						   "u32", "i32", "u64", "i64" };
 	struct dyn_probe *d;
 	char name[16];
 
@@ -105,8 +105,8 @@ static void declare_all(void)
 		d = declare(name, n);
 		for (int i = 0; i < n; i++) {
 			d->types[i] = int64;
-			d->args[i] =
-			    (uint64_t)((i % 2 ? -1 : 1) * (n * 1000LL + i + 1));
+			d->args[i] = (uint64_t)((i % 2 ? -1 : 1) *
+						(n * 1000LL + i + 1));
 		}
 	}
 	d = declare("m12", SDT_MAX_ARGS);
@@ -124,7 +124,7 @@ static int load(SDTProvider_t *p, int use_file)
 		return -1;
 	for (int i = 0; i < nprobes; i++) {
 		probes[i].probe = providerAddProbeArgs(
-		    p, probes[i].name, probes[i].argc, probes[i].types);
+			p, probes[i].name, probes[i].argc, probes[i].types);
 		if (!probes[i].probe)
 			return -1;
 	}

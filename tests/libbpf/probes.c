@@ -147,7 +147,7 @@ int g_i32 = INT_MIN;
 unsigned g_u32 = UINT_MAX;
 long long g_i64 = LLONG_MIN;
 unsigned long long g_u64 = ULLONG_MAX;
-static struct record g_rec = {'r', -2, 99, -123456789012LL, "global"};
+static struct record g_rec = { 'r', -2, 99, -123456789012LL, "global" };
 static const char g_text[] = "text in rodata";
 
 /* Thread-locals: %fs-relative, which no consumer can read as an operand. */
@@ -203,10 +203,10 @@ static void fire_all(int argc)
 	ssize_t ssz = OPAQUE((ssize_t)-1);
 	intptr_t ip = OPAQUE((intptr_t)INTPTR_MIN);
 	enum color col = OPAQUE(red);
-	struct record rec = {'x', OPAQUE((short)-7), OPAQUE(123456),
-			     OPAQUE(-9876543210LL), "local"};
+	struct record rec = { 'x', OPAQUE((short)-7), OPAQUE(123456),
+			      OPAQUE(-9876543210LL), "local" };
 	struct record *rp = OPAQUE(&g_rec);
-	int arr[4] = {argc, argc * 2, -argc, argc * 1000};
+	int arr[4] = { argc, argc * 2, -argc, argc * 1000 };
 	int (*fp)(int) = OPAQUE(&helper);
 	const char *str = OPAQUE(&g_text[0]);
 	void *null = OPAQUE((void *)0);

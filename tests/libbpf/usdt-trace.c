@@ -74,13 +74,13 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 
 static void usage(void)
 {
-	fprintf(
-	    stderr,
-	    "usage: usdt-trace [-p PID] [-m record|count] [-t SECONDS] [-v] "
-	    "BPF-OBJECT BINARY PROVIDER:NAME...\n"
-	    "       usdt-trace [-p PID] [-t SECONDS] -u FILE-OFFSET "
-	    "BPF-OBJECT BINARY\n"
-	    "       usdt-trace -l BPF-OBJECT\n");
+	fprintf(stderr,
+		"usage: usdt-trace [-p PID] [-m record|count] [-t SECONDS] "
+		"[-v] "
+		"BPF-OBJECT BINARY PROVIDER:NAME...\n"
+		"       usdt-trace [-p PID] [-t SECONDS] -u FILE-OFFSET "
+		"BPF-OBJECT BINARY\n"
+		"       usdt-trace -l BPF-OBJECT\n");
 	exit(2);
 }
 
@@ -227,7 +227,7 @@ static int watch_pid(int pid)
 static int run(struct ring_buffer *rb, const struct options *o)
 {
 	time_t deadline = time(NULL) + o->seconds;
-	struct pollfd pfd = {.fd = watch_pid(o->pid), .events = POLLIN};
+	struct pollfd pfd = { .fd = watch_pid(o->pid), .events = POLLIN };
 	int rc = 0;
 
 	while (!stop) {
@@ -297,7 +297,7 @@ int main(int argc, char **argv)
 	}
 	if (o.uprobe_off >= 0) {
 		links[0] = bpf_program__attach_uprobe(
-		    prog, false, o.pid, o.binary, (size_t)o.uprobe_off);
+			prog, false, o.pid, o.binary, (size_t)o.uprobe_off);
 		if (!links[0]) {
 			fprintf(stderr,
 				"usdt-trace: cannot attach a uprobe to %s at "
@@ -312,8 +312,8 @@ int main(int argc, char **argv)
 	}
 	if (!o.count) {
 		rb = ring_buffer__new(
-		    bpf_map__fd(bpf_object__find_map_by_name(obj, "hits")),
-		    print_hit, o.probes, NULL);
+			bpf_map__fd(bpf_object__find_map_by_name(obj, "hits")),
+			print_hit, o.probes, NULL);
 		if (!rb) {
 			fprintf(stderr, "usdt-trace: no ring buffer: %s\n",
 				strerror(errno));

@@ -34,8 +34,8 @@ static void exercise(const struct sdt_elf *f, const struct sdt_probe *p)
 	for (int c = 0; c < CONSUMER_COUNT; c++)
 		consumer_check((enum consumer)c, &f->target, spec, &v);
 	/* The same spec judged for every machine we model. */
-	static const char *const arches[] = { "x86_64",  "i386",  "aarch64",
-					      "arm",     "riscv64", "ppc64le",
+	static const char *const arches[] = { "x86_64", "i386",	   "aarch64",
+					      "arm",	"riscv64", "ppc64le",
 					      "s390x" };
 	for (size_t a = 0; a < sizeof(arches) / sizeof(arches[0]); a++) {
 		struct sdt_target t;

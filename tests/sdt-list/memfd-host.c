@@ -3,8 +3,8 @@
  * The traced process of the sdt-list -p test: a libstapsdt provider
  * `sdtlist' (loaded through a memfd, the library's default) with one probe
  * `tick' taking an int, fired every 10 ms. It prints "ready PID SEMA" (the
- * semaphore's address) once the provider is loaded and runs until killed or for 60 seconds, so a test can
- * point sdt-list -p and bpftrace -p at it.
+ * semaphore's address) once the provider is loaded and runs until killed or for
+ * 60 seconds, so a test can point sdt-list -p and bpftrace -p at it.
  */
 #include <stdio.h>
 #include <unistd.h>

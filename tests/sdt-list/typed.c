@@ -15,25 +15,27 @@
 #include <unistd.h>
 
 /* One note: owner "sdtkit", type TYPE, descriptor the strings given. */
-#define NOTE(type, strings)                                              \
-	__asm__(".pushsection .note.sdtkit,\"\",%note\n"                 \
-		".balign 4\n"                                            \
-		".4byte 7\n"                                             \
-		".4byte 2f-1f\n"                                         \
-		".4byte " #type "\n"                                     \
-		".asciz \"sdtkit\"\n"                                    \
-		".balign 4\n"                                            \
-		"1:\n" strings "2:\n"                                    \
-		".balign 4\n"                                            \
+#define NOTE(type, strings)                                                    \
+	__asm__(".pushsection .note.sdtkit,\"\",%note\n"                       \
+		".balign 4\n"                                                  \
+		".4byte 7\n"                                                   \
+		".4byte 2f-1f\n"                                               \
+		".4byte " #type "\n"                                           \
+		".asciz \"sdtkit\"\n"                                          \
+		".balign 4\n"                                                  \
+		"1:\n" strings "2:\n"                                          \
+		".balign 4\n"                                                  \
 		".popsection\n")
 #define S(text) ".asciz \"" text "\"\n"
 
-NOTE(1, S("sdtlist_shop") S("order__start") S("3") S("const char *") S("customer")
-		S("int") S("items") S("unsigned long long") S("cents"));
-NOTE(1, S("sdtlist_shop") S("order__start") S("3") S("const char *") S("customer")
-		S("int") S("items") S("unsigned long long") S("cents"));
-NOTE(1, S("sdtlist_shop") S("refund") S("2") S("long") S("amount") S("struct conn *")
-		S(""));
+NOTE(1,
+     S("sdtlist_shop") S("order__start") S("3") S("const char *") S("customer")
+	     S("int") S("items") S("unsigned long long") S("cents"));
+NOTE(1,
+     S("sdtlist_shop") S("order__start") S("3") S("const char *") S("customer")
+	     S("int") S("items") S("unsigned long long") S("cents"));
+NOTE(1, S("sdtlist_shop") S("refund") S("2") S("long") S("amount")
+		S("struct conn *") S(""));
 NOTE(1, S("sdtlist_shop") S("refund") S("2") S("int") S("amount") S("void *")
 		S("conn"));
 NOTE(1, S("sdtlist_shop") S("mismatch") S("3") S("int") S("a") S("int") S("b")
@@ -43,7 +45,7 @@ NOTE(2, S("sdtlist_shop") S("untyped") S("2") S("char *") S("nope") S("char *")
 		S("nope"));
 NOTE(1, S("sdtlist_shop") S("many") S("8") S("long") S("a") S("long") S("b")
 		S("long") S("c") S("long") S("d") S("long") S("e") S("long")
-		S("f") S("long") S("g") S("long") S("h"));
+			S("f") S("long") S("g") S("long") S("h"));
 
 struct conn {
 	int fd;

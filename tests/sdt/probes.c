@@ -9,7 +9,7 @@
 #include <sys/sdt.h>
 #include <stddef.h>
 
-#if (defined(__cplusplus) && __cplusplus >= 201103L) ||                       \
+#if (defined(__cplusplus) && __cplusplus >= 201103L) ||                        \
 	(defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
 #define HAVE_LONG_LONG 1
 __extension__ typedef long long llong;
@@ -99,8 +99,8 @@ NOINLINE void fire_kinds(int i, long l, const char *s, struct pair *p)
 	STAP_PROBE2(kinds, functions, twice, &twice);
 	STAP_PROBE2(kinds, exprs, i * 3 + 1, twice(i));
 	DTRACE_PROBE12(kinds, twelve, i, l, c, sc, uc, sh, us, u, ul, s, p, b);
-	DTRACE_PROBE12(kinds, twelve_globals, g_int, g_static, g_counter,
-		       g_tls, g_arr[0], g_arr[1], g_arr[2], g_arr[3], g_pair.a,
+	DTRACE_PROBE12(kinds, twelve_globals, g_int, g_static, g_counter, g_tls,
+		       g_arr[0], g_arr[1], g_arr[2], g_arr[3], g_pair.a,
 		       g_pair.b, g_pair.c, g_pair.us);
 #if HAVE_LONG_LONG
 	{
@@ -112,7 +112,7 @@ NOINLINE void fire_kinds(int i, long l, const char *s, struct pair *p)
 			     ull, ll, ull, ll, ull);
 	}
 #endif
-#if (defined(__cplusplus) && __cplusplus >= 201103L) ||                       \
+#if (defined(__cplusplus) && __cplusplus >= 201103L) ||                        \
 	(defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
 	STAP_PROBEV(kinds, v0);
 	STAP_PROBEV(kinds, v2, i, s);

@@ -94,8 +94,7 @@ NOINLINE static void fire_qualified(void)
 	volatile boolean b = 1;
 	enum level lo = LOW, hi = HIGH;
 
-	STAP_PROBE6(sweep, qualified, c_int, v_long, cv_ushort, local_c, b,
-		    lo);
+	STAP_PROBE6(sweep, qualified, c_int, v_long, cv_ushort, local_c, b, lo);
 	fprintf(out, "qualified %d %ld %u %d %d %d\n", c_int, (long)v_long,
 		(unsigned)cv_ushort, local_c, (int)b, (int)lo);
 	STAP_PROBE3(sweep, enums, lo, hi, MID);

@@ -26,7 +26,7 @@ static inline void check_report(const char *file, int line, const char *what)
 
 static inline void check_reportf(const char *file, int line, const char *what,
 				 const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+	__attribute__((format(printf, 4, 5)));
 
 static inline void check_reportf(const char *file, int line, const char *what,
 				 const char *fmt, ...)
