@@ -17,6 +17,11 @@
  * no consumer reads past the probe's argument count), and never written:
  * see the end of probeFire(). Other machines get a plain variadic
  * definition.
+ *
+ * Both mark where they read the object (reader_enter/leave): unload waits
+ * for a thread inside a mark before it unmaps the object (loader.c). A
+ * mark is a load and two stores of a thread-local word, no atomic
+ * read-modify-write, no fence (membarrier() on the unload side stands in).
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -38,32 +43,104 @@ typedef void (*stub12_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
 			  uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
 			  uint64_t, uint64_t);
 
+/*
+ * Marking: depth + 1 in the low byte of this thread's word; returns the
+ * word as it was, for reader_leave(). W is that word, never 0 (0 means the
+ * thread has not registered yet: the callers do that first, off the fast
+ * path, so that it needs no stack frame).
+ */
+static inline void reader_enter(unsigned long w)
+{
+	__atomic_store_n(&sdt_reader_self.word, w + 1, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/* Back to depth W; out of the outermost mark, the exit count moves on. */
+static inline void reader_leave(unsigned long w)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&sdt_reader_self.word, (w & 0xff) ? w : w + 256,
+			 __ATOMIC_RELAXED);
+}
+
+static inline unsigned long reader_word(void)
+{
+	return __atomic_load_n(&sdt_reader_self.word, __ATOMIC_RELAXED);
+}
+
+/* A thread's first call registers it, then makes the call again. */
+__attribute__((noinline, cold)) static int enabled_first(SDTProbe_t *probe)
+{
+	sdt_reader_register();
+	return probeIsEnabled(probe);
+}
+
 int probeIsEnabled(SDTProbe_t *probe)
 {
-	return _sdt_traced_stub(probe) != NULL;
+	unsigned long w = reader_word();
+	int on;
+
+	if (__builtin_expect(w == 0, 0))
+		return enabled_first(probe);
+	reader_enter(w);
+	on = _sdt_traced_stub(probe) != NULL;
+	reader_leave(w);
+	return on;
 }
 
 #ifdef SDT_NAMED_VARARGS
+/* The traced path, out of line so that the idle one needs no frame. */
+__attribute__((noinline, cold)) static void
+fire_stub(void *stub, int argc, unsigned long w, uint64_t a0, uint64_t a1,
+	  uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,
+	  uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
+{
+	/* Up to 6 arguments all travel in registers: skip the stack ones. */
+	if (argc <= 6)
+		((stub6_fn)stub)(a0, a1, a2, a3, a4, a5);
+	else
+		((stub12_fn)stub)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,
+				  a11);
+	reader_leave(w);
+}
+
 void probeFire(SDTProbe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
 	       uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
 	       uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11);
+
+__attribute__((noinline, cold)) static void
+fire_first(SDTProbe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
+	   uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
+	   uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
+{
+	sdt_reader_register();
+	probeFire(probe, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
+	__asm__ __volatile__("" ::: "memory"); /* see probeFire() */
+}
 
 void probeFire(SDTProbe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
 	       uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
 	       uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
 {
-	void *stub = _sdt_traced_stub(probe);
+	unsigned long w = reader_word();
+	void *stub;
 
-	if (!stub)
+	if (__builtin_expect(w == 0, 0)) {
+		fire_first(probe, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,
+			   a11);
+		goto out;
+	}
+	reader_enter(w);
+	stub = _sdt_traced_stub(probe);
+	if (__builtin_expect(!stub, 1)) {
+		reader_leave(w);
 		return;
-	/* Up to 6 arguments all travel in registers: skip the stack ones. */
-	if (probe->argCount <= 6)
-		((stub6_fn)stub)(a0, a1, a2, a3, a4, a5);
-	else
-		((stub12_fn)stub)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,
-				  a11);
+	}
+	fire_stub(stub, probe->argCount, w, a0, a1, a2, a3, a4, a5, a6, a7,
+		  a8, a9, a10, a11);
+out:
 	/*
-	 * Not a tail call: a sibling call would write the stub's stack
+	 * Never a tail call: a sibling call would write the stub's stack
 	 * arguments over our incoming ones, and a caller that passed fewer
 	 * than twelve never gave us those slots.
 	 */
@@ -75,16 +152,22 @@ void probeFire(SDTProbe_t *probe, ...);
 void probeFire(SDTProbe_t *probe, ...)
 {
 	uint64_t a[SDT_MAX_ARGS] = {0};
-	void *stub = _sdt_traced_stub(probe);
+	unsigned long w = reader_word();
+	void *stub;
 	va_list ap;
 
-	if (!stub)
-		return;
-	va_start(ap, probe);
-	for (int i = 0; i < probe->argCount && i < SDT_MAX_ARGS; i++)
-		a[i] = va_arg(ap, uint64_t);
-	va_end(ap);
-	((stub12_fn)stub)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
-			  a[9], a[10], a[11]);
+	if (w == 0)
+		w = sdt_reader_register();
+	reader_enter(w);
+	stub = _sdt_traced_stub(probe);
+	if (stub) {
+		va_start(ap, probe);
+		for (int i = 0; i < probe->argCount && i < SDT_MAX_ARGS; i++)
+			a[i] = va_arg(ap, uint64_t);
+		va_end(ap);
+		((stub12_fn)stub)(a[0], a[1], a[2], a[3], a[4], a[5], a[6],
+				  a[7], a[8], a[9], a[10], a[11]);
+	}
+	reader_leave(w);
 }
 #endif

@@ -41,15 +41,15 @@ typedef unsigned long long _sdt_u64;
 typedef enum {
 	noError = -1,
 	elfCreationError = 0,
-	tmpCreationError = 1,
+	tmpCreationError = 1, /* also: a provider name too long for a file */
 	sharedLibraryOpenError = 2,
 	symbolLoadingError = 3,
-	sharedLibraryCloseError = 4,
-	/* Extension: validation and state errors. */
-	invalidNameError = 5, /* empty, too long, or not an identifier */
-	duplicateProbeError = 6, /* two probes of one provider share a name */
+	sharedLibraryCloseError = 4, /* also: _handle was dlclosed by others */
+	/* Extension: conditions the public library does not detect. */
+	invalidNameError = 5, /* empty, blank, control bytes, ':', too long */
+	duplicateProbeError = 6, /* probe name = another's semaphore symbol */
 	invalidArgumentError = 7, /* argCount outside 0..12, bad ArgType_t */
-	providerStateError = 8, /* adding to a loaded provider, double load */
+	providerStateError = 8, /* placement changed while loaded */
 	outOfMemoryError = 9
 } SDTError_t;
 
@@ -87,9 +87,10 @@ typedef struct SDTProbeList_ {
 
 /*
  * The field `errno' clashes with the errno macro of <errno.h> when that is
- * included first. We declare it with the macro set aside, so the layout
- * and the name are the public ones; code that has the macro in scope reads
- * the same field as `errorCode' (C11/C++/GNU C: an anonymous union).
+ * included first. It is declared with the macro set aside, so that the
+ * layout and the name are the public ones, a plain member that cgo, ctypes
+ * and bindgen see. Code that has the macro in scope reads the field with
+ * providerErrno() instead.
  */
 #ifdef errno
 #define _SDT_ERRNO_WAS_MACRO 1
@@ -97,21 +98,10 @@ typedef struct SDTProbeList_ {
 #undef errno
 #endif
 
-#if defined(__cplusplus) || defined(__GNUC__) || \
-	(defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L)
-#define _SDT_ERRNO_FIELD              \
-	__extension__ union {         \
-		SDTError_t errno;     \
-		SDTError_t errorCode; \
-	}
-#else
-#define _SDT_ERRNO_FIELD SDTError_t errno
-#endif
-
 typedef struct SDTProvider {
 	char *name;
 	SDTProbeList_t *probes; /* newest first */
-	_SDT_ERRNO_FIELD; /* noError, or what the last call failed with */
+	SDTError_t errno; /* noError, or what the last call failed with */
 	char *error; /* NULL, or a message saying what failed and why */
 
 	/* private */
@@ -121,11 +111,13 @@ typedef struct SDTProvider {
 	MemFDOption_t _use_memfd;
 } SDTProvider_t;
 
-#undef _SDT_ERRNO_FIELD
 #ifdef _SDT_ERRNO_WAS_MACRO
 #pragma pop_macro("errno")
 #undef _SDT_ERRNO_WAS_MACRO
 #endif
+
+/* Extension: PROVIDER->errno, for code where errno is <errno.h>'s macro. */
+SDTError_t providerErrno(const SDTProvider_t *provider);
 
 /* A new, empty provider; NULL only when memory is short or NAME is NULL. */
 SDTProvider_t *providerInit(const char *name);

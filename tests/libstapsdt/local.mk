@@ -37,5 +37,6 @@ EXTRA_DIST += $(LIBSTAPSDT_TESTS) \
 	tests/libstapsdt/compat.c \
 	tests/libstapsdt/compat-errno.c \
 	tests/libstapsdt/stress.c \
+	tests/libstapsdt/fork-stress.c \
 	tests/libstapsdt/aarch64-run.c \
 	tests/libstapsdt/aarch64-shim.c
