@@ -32,6 +32,8 @@ LIBSTAPSDT_TESTS = \
 	tests/libstapsdt/unload-attached.sh \
 	tests/libstapsdt/stress.sh \
 	tests/libstapsdt/cycles.sh \
+	tests/libstapsdt/cgo.sh \
+	tests/libstapsdt/python.sh \
 	tests/libstapsdt/valgrind.sh \
 	tests/libstapsdt/aarch64.sh
 TESTS += $(LIBSTAPSDT_TESTS)
@@ -42,5 +44,7 @@ EXTRA_DIST += $(LIBSTAPSDT_TESTS) \
 	tests/libstapsdt/compat-errno.c \
 	tests/libstapsdt/stress.c \
 	tests/libstapsdt/fork-stress.c \
+	tests/libstapsdt/cgo-host.go \
+	tests/libstapsdt/ctypes-host.py \
 	tests/libstapsdt/aarch64-run.c \
 	tests/libstapsdt/aarch64-shim.c
