@@ -44,33 +44,37 @@ typedef void (*stub12_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
 			  uint64_t, uint64_t);
 
 /*
- * Marking: depth + 1 in the low byte of this thread's word; returns the
- * word as it was, for reader_leave(). W is that word, never 0 (0 means the
- * thread has not registered yet: the callers do that first, off the fast
- * path, so that it needs no stack frame).
+ * Marking: this thread's word goes SDT_READER_OUT -> IN -> OUT. Only
+ * constants are stored, and the word read on entry only steers a branch,
+ * so back-to-back calls do not wait for each other's stores. The word is
+ * not OUT on entry when the thread has not registered yet (NEW) or when a
+ * signal handler fires inside a fire (IN): both go the slow way, the nested
+ * call unmarked (the outer mark covers it).
  */
-static inline void reader_enter(unsigned long w)
-{
-	__atomic_store_n(&sdt_reader_self.word, w + 1, __ATOMIC_RELAXED);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-}
-
-/* Back to depth W; out of the outermost mark, the exit count moves on. */
-static inline void reader_leave(unsigned long w)
-{
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	__atomic_store_n(&sdt_reader_self.word, (w & 0xff) ? w : w + 256,
-			 __ATOMIC_RELAXED);
-}
-
 static inline unsigned long reader_word(void)
 {
 	return __atomic_load_n(&sdt_reader_self.word, __ATOMIC_RELAXED);
 }
 
-/* A thread's first call registers it, then makes the call again. */
-__attribute__((noinline, cold)) static int enabled_first(SDTProbe_t *probe)
+static inline void reader_enter(void)
 {
+	__atomic_store_n(&sdt_reader_self.word, SDT_READER_IN,
+			 __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+static inline void reader_leave(void)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&sdt_reader_self.word, SDT_READER_OUT,
+			 __ATOMIC_RELAXED);
+}
+
+__attribute__((noinline, cold)) static int enabled_slow(SDTProbe_t *probe,
+							 unsigned long w)
+{
+	if (w != SDT_READER_NEW)
+		return _sdt_traced_stub(probe) != NULL;
 	sdt_reader_register();
 	return probeIsEnabled(probe);
 }
@@ -80,18 +84,22 @@ int probeIsEnabled(SDTProbe_t *probe)
 	unsigned long w = reader_word();
 	int on;
 
-	if (__builtin_expect(w == 0, 0))
-		return enabled_first(probe);
-	reader_enter(w);
+	if (__builtin_expect(w != SDT_READER_OUT, 0))
+		return enabled_slow(probe, w);
+	reader_enter();
 	on = _sdt_traced_stub(probe) != NULL;
-	reader_leave(w);
+	reader_leave();
 	return on;
 }
 
 #ifdef SDT_NAMED_VARARGS
+void probeFire(SDTProbe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
+	       uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
+	       uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11);
+
 /* The traced path, out of line so that the idle one needs no frame. */
 __attribute__((noinline, cold)) static void
-fire_stub(void *stub, int argc, unsigned long w, uint64_t a0, uint64_t a1,
+fire_stub(void *stub, int argc, int marked, uint64_t a0, uint64_t a1,
 	  uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,
 	  uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
 {
@@ -101,20 +109,26 @@ fire_stub(void *stub, int argc, unsigned long w, uint64_t a0, uint64_t a1,
 	else
 		((stub12_fn)stub)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,
 				  a11);
-	reader_leave(w);
+	if (marked)
+		reader_leave();
 }
 
-void probeFire(SDTProbe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
-	       uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
-	       uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11);
-
+/* Not registered yet, or nested in a fire (a signal handler). */
 __attribute__((noinline, cold)) static void
-fire_first(SDTProbe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
-	   uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
-	   uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
+fire_slow(SDTProbe_t *probe, unsigned long w, uint64_t a0, uint64_t a1,
+	  uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,
+	  uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
 {
-	sdt_reader_register();
-	probeFire(probe, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11);
+	void *stub;
+
+	if (w == SDT_READER_NEW) {
+		sdt_reader_register();
+		probeFire(probe, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,
+			  a11);
+	} else if ((stub = _sdt_traced_stub(probe)) != NULL) {
+		fire_stub(stub, probe->argCount, 0, a0, a1, a2, a3, a4, a5, a6,
+			  a7, a8, a9, a10, a11);
+	}
 	__asm__ __volatile__("" ::: "memory"); /* see probeFire() */
 }
 
@@ -125,18 +139,18 @@ void probeFire(SDTProbe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
 	unsigned long w = reader_word();
 	void *stub;
 
-	if (__builtin_expect(w == 0, 0)) {
-		fire_first(probe, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,
-			   a11);
+	if (__builtin_expect(w != SDT_READER_OUT, 0)) {
+		fire_slow(probe, w, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9,
+			  a10, a11);
 		goto out;
 	}
-	reader_enter(w);
+	reader_enter();
 	stub = _sdt_traced_stub(probe);
 	if (__builtin_expect(!stub, 1)) {
-		reader_leave(w);
+		reader_leave();
 		return;
 	}
-	fire_stub(stub, probe->argCount, w, a0, a1, a2, a3, a4, a5, a6, a7,
+	fire_stub(stub, probe->argCount, 1, a0, a1, a2, a3, a4, a5, a6, a7,
 		  a8, a9, a10, a11);
 out:
 	/*
@@ -156,9 +170,10 @@ void probeFire(SDTProbe_t *probe, ...)
 	void *stub;
 	va_list ap;
 
-	if (w == 0)
+	if (w == SDT_READER_NEW)
 		w = sdt_reader_register();
-	reader_enter(w);
+	if (w == SDT_READER_OUT)
+		reader_enter();
 	stub = _sdt_traced_stub(probe);
 	if (stub) {
 		va_start(ap, probe);
@@ -168,6 +183,7 @@ void probeFire(SDTProbe_t *probe, ...)
 		((stub12_fn)stub)(a[0], a[1], a[2], a[3], a[4], a[5], a[6],
 				  a[7], a[8], a[9], a[10], a[11]);
 	}
-	reader_leave(w);
+	if (w == SDT_READER_OUT)
+		reader_leave();
 }
 #endif

@@ -73,10 +73,11 @@ struct sdt_provider {
 };
 
 /*
- * One per thread that fires: low byte, how deep it is inside probeFire()
- * or probeIsEnabled() (signal handlers nest); above it, a count of times it
- * came out to depth 0. 0 until the thread registers with the loader.
+ * One per thread that fires: its word says whether the thread is inside
+ * probeFire() or probeIsEnabled() (IN), outside (OUT), or has not
+ * registered with the loader yet (NEW).
  */
+enum { SDT_READER_NEW = 0, SDT_READER_OUT = 1, SDT_READER_IN = 2 };
 struct sdt_reader {
 	unsigned long word;
 	struct sdt_reader *next;

@@ -66,7 +66,7 @@ void sdt_registry_unlock(void)
  * Unload stores NULL into the probes, then membarrier() makes every thread
  * of the process pass a full barrier: a thread not inside a mark at that
  * point can only enter one that reads the NULL. Those inside are waited
- * for until their count of exits moves.
+ * for until they are seen outside.
  */
 __thread struct sdt_reader sdt_reader_self
     __attribute__((tls_model("initial-exec")));
@@ -94,7 +94,7 @@ static void reader_exit(void *arg)
 	reader_unlink(r);
 	pthread_mutex_unlock(&readers_lock);
 	/* A later fire in another destructor registers again. */
-	__atomic_store_n(&r->word, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->word, SDT_READER_NEW, __ATOMIC_RELAXED);
 }
 
 static void reader_key_create(void)
@@ -110,10 +110,10 @@ unsigned long sdt_reader_register(void)
 	pthread_mutex_lock(&readers_lock);
 	r->next = readers;
 	readers = r;
-	__atomic_store_n(&r->word, 256, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->word, SDT_READER_OUT, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&readers_lock);
 	pthread_setspecific(reader_key, r);
-	return 256;
+	return SDT_READER_OUT;
 }
 
 static int membarrier_ready(void)
@@ -133,13 +133,13 @@ static int grace_wait(void)
 		return -1;
 	pthread_mutex_lock(&readers_lock);
 	for (struct sdt_reader *r = readers; r; r = r->next) {
-		unsigned long w = __atomic_load_n(&r->word, __ATOMIC_ACQUIRE);
-
-		if (r == &sdt_reader_self || !(w & 0xff))
-			continue;
-		while ((__atomic_load_n(&r->word, __ATOMIC_ACQUIRE) >> 8) ==
-		       (w >> 8))
-			sched_yield();
+		/* A busy thread is out often: look a few times per yield. */
+		for (int i = 0; r != &sdt_reader_self &&
+				__atomic_load_n(&r->word, __ATOMIC_ACQUIRE) ==
+				    SDT_READER_IN;
+		     i++)
+			if (i % 64 == 63)
+				sched_yield();
 	}
 	pthread_mutex_unlock(&readers_lock);
 	return 0;
