@@ -25,7 +25,7 @@ done
 # A listing counts only when no cycle happened while bpftrace ran.
 start_host --cycle 1000
 checked=0
-for try in 1 2 3 4 5 6 7 8 9 10; do
+for try in $(seq 60); do
 	before=$(wc -l <"$T/host.out")
 	state=$(tail -n 1 "$T/host.out")
 	out=$(bpftrace_run -l -p "$HOST_PID" 'usdt:*:sdttest:*')
@@ -35,5 +35,6 @@ for try in 1 2 3 4 5 6 7 8 9 10; do
 	unloaded) expect_eq "probes while unloaded" 0 "$n"; checked=1; break ;;
 	*) expect_eq "probes while loaded (one copy)" 1 "$n" ;;
 	esac
+	sleep 0.2
 done
 [ $checked = 1 ] || fail "never listed while unloaded: $(cat "$T/host.out")"

@@ -3,12 +3,11 @@
 # with '-', a repeated name, double load, unload and reload), traced with
 # bpftrace: arguments arrive, and each repeat of a name fires its own site.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/libstapsdt/lib.sh"
 need_cmd go
 need_bpftrace
 LIBDIR=$top_builddir/libstapsdt/.libs
 [ -e "$LIBDIR/libstapsdt.so" ] || fail "$LIBDIR/libstapsdt.so is not built"
-PID=
-trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$T"' EXIT
 
 mkdir "$T/src"
 cp "$top_srcdir/tests/libstapsdt/cgo-host.go" "$T/src/main.go"
@@ -19,19 +18,10 @@ printf 'module cgohost\n\ngo 1.15\n' >"$T/src/go.mod"
 	go build -o "$T/cgo-host" .) >"$T/build.log" 2>&1 ||
 	fail "the cgo program does not build against our header: $(cat "$T/build.log")"
 
-: >"$T/host.out"
-"$T/cgo-host" >"$T/host.out" 2>&1 &
-PID=$!
-i=0
-while ! grep -q '^ready' "$T/host.out"; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "cgo-host did not get ready: $(cat "$T/host.out")"
-	kill -0 $PID 2>/dev/null || fail "cgo-host failed: $(cat "$T/host.out")"
-	sleep 0.1
-done
+start_ready "$T/cgo-host"
 note "$(grep refused "$T/host.out")"
 
-out=$(bpftrace_run -p $PID -e '
+out=$(bpftrace_run -p "$HOST_PID" -e '
 usdt:*:go-demo:tick-1 { printf("tick %d %s\n", arg0, str(arg1)); }
 usdt:*:go-demo:dup /arg0 >= 1000 && arg0 < 2000/ { @first = count(); }
 usdt:*:go-demo:dup /arg0 >= 2000/ { @second = count(); }

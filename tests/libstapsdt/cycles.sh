@@ -20,7 +20,7 @@ expect_eq "files left behind" "" "$left"
 [ -x "$SDT_LIST" ] || fail "$SDT_LIST is not built"
 start_host --cycle 500
 checked=0
-for try in $(seq 20); do
+for try in $(seq 60); do
 	before=$(wc -l <"$T/host.out")
 	state=$(tail -n 1 "$T/host.out")
 	out=$("$SDT_LIST" -p "$HOST_PID" 2>&1)
@@ -30,6 +30,6 @@ for try in $(seq 20); do
 	unloaded) expect_eq "sdt-list -p lines while unloaded" 0 "$n"; checked=1; break ;;
 	*) [ "$n" -gt 0 ] || fail "sdt-list -p lists nothing while loaded: $out" ;;
 	esac
-	sleep 0.1
+	sleep 0.2
 done
 [ $checked = 1 ] || fail "never listed while unloaded: $(cat "$T/host.out")"

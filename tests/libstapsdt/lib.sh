@@ -5,20 +5,26 @@ LIBTOOL=$top_builddir/libtool
 HOST_PID=
 trap '[ -n "$HOST_PID" ] && kill "$HOST_PID" 2>/dev/null; rm -rf "$T"' EXIT
 
-# start_host [probe-host options]: sets HOST_PID and HOST_OBJ (the path the
-# object was loaded from), output in $T/host.out.
-start_host() {
-	[ -x "$HOST" ] || fail "$HOST is not built"
+# start_ready CMD...: runs CMD in the background (HOST_PID, output in
+# $T/host.out) and waits until it prints "ready".
+start_ready() {
 	: >"$T/host.out"
-	"$HOST" "$@" >"$T/host.out" 2>&1 &
+	"$@" >"$T/host.out" 2>&1 &
 	HOST_PID=$!
 	i=0
 	while ! grep -q '^ready' "$T/host.out"; do
 		i=$((i + 1))
-		[ $i -lt 100 ] || fail "probe-host did not get ready: $(cat "$T/host.out")"
-		kill -0 "$HOST_PID" 2>/dev/null || fail "probe-host died: $(cat "$T/host.out")"
+		[ $i -lt 100 ] || fail "$1 did not get ready: $(cat "$T/host.out")"
+		kill -0 "$HOST_PID" 2>/dev/null || fail "$1 died: $(cat "$T/host.out")"
 		sleep 0.1
 	done
+}
+
+# start_host [probe-host options]: sets HOST_PID and HOST_OBJ (the path the
+# object was loaded from), output in $T/host.out.
+start_host() {
+	[ -x "$HOST" ] || fail "$HOST is not built"
+	start_ready "$HOST" "$@"
 	HOST_OBJ=$(sed -n 's/^ready [0-9]* //p' "$T/host.out")
 }
 

@@ -3,25 +3,15 @@
 # '-', double load, unload and reload), traced with bpftrace: its
 # probeIsEnabled() sees the tracer and the arguments arrive.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/libstapsdt/lib.sh"
 need_cmd python3
 need_bpftrace
 LIB=$top_builddir/libstapsdt/.libs/libstapsdt.so.0
 [ -e "$LIB" ] || fail "$LIB is not built"
-PID=
-trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$T"' EXIT
 
-: >"$T/host.out"
-python3 "$top_srcdir/tests/libstapsdt/ctypes-host.py" "$LIB" >"$T/host.out" 2>&1 &
-PID=$!
-i=0
-while ! grep -q '^ready' "$T/host.out"; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "ctypes-host did not get ready: $(cat "$T/host.out")"
-	kill -0 $PID 2>/dev/null || fail "ctypes-host failed: $(cat "$T/host.out")"
-	sleep 0.1
-done
+start_ready python3 "$top_srcdir/tests/libstapsdt/ctypes-host.py" "$LIB"
 note "$(grep refused "$T/host.out")"
-out=$(bpftrace_run -p $PID -e '
+out=$(bpftrace_run -p "$HOST_PID" -e '
 usdt:*:py-app:probe-1 { printf("hit %d %s\n", arg0, str(arg1)); }
 interval:ms:1500 { exit(); }')
 note "$(echo "$out" | grep '^hit' | head -n 2)"
