@@ -97,9 +97,11 @@ static void reader_exit(void *arg)
 	__atomic_store_n(&r->word, SDT_READER_NEW, __ATOMIC_RELAXED);
 }
 
+static int reader_key_made;
+
 static void reader_key_create(void)
 {
-	pthread_key_create(&reader_key, reader_exit);
+	reader_key_made = pthread_key_create(&reader_key, reader_exit) == 0;
 }
 
 unsigned long sdt_reader_register(void)
@@ -174,7 +176,10 @@ static void remove_file(struct sdt_provider *p, const char *path)
 	p->dir = NULL;
 }
 
-/* At exit (or when we are unloaded): no file of ours stays behind. */
+/*
+ * At exit (or when we are unloaded): no file of ours stays behind, and no
+ * thread runs reader_exit() after our code may be gone.
+ */
 __attribute__((destructor)) static void remove_placed_files(void)
 {
 	sdt_registry_lock();
@@ -183,6 +188,8 @@ __attribute__((destructor)) static void remove_placed_files(void)
 			remove_file(p, p->pub._filename);
 	placed = NULL;
 	sdt_registry_unlock();
+	if (reader_key_made)
+		pthread_key_delete(reader_key);
 }
 
 static void fork_prepare(void)
