@@ -33,7 +33,7 @@
 #undef probeIsEnabled /* the header's inline one: here is the function */
 
 #if defined(__x86_64__) ||                                                     \
-	(defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+    (defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
 #define SDT_NAMED_VARARGS 1
 #endif
 
@@ -71,7 +71,7 @@ static inline void reader_leave(void)
 }
 
 __attribute__((noinline, cold)) static int enabled_slow(SDTProbe_t *probe,
-							 unsigned long w)
+							unsigned long w)
 {
 	if (w != SDT_READER_NEW)
 		return _sdt_traced_stub(probe) != NULL;
@@ -140,8 +140,8 @@ void probeFire(SDTProbe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
 	void *stub;
 
 	if (__builtin_expect(w != SDT_READER_OUT, 0)) {
-		fire_slow(probe, w, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9,
-			  a10, a11);
+		fire_slow(probe, w, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,
+			  a11);
 		goto out;
 	}
 	reader_enter();
@@ -150,8 +150,8 @@ void probeFire(SDTProbe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
 		reader_leave();
 		return;
 	}
-	fire_stub(stub, probe->argCount, 1, a0, a1, a2, a3, a4, a5, a6, a7,
-		  a8, a9, a10, a11);
+	fire_stub(stub, probe->argCount, 1, a0, a1, a2, a3, a4, a5, a6, a7, a8,
+		  a9, a10, a11);
 out:
 	/*
 	 * Never a tail call: a sibling call would write the stub's stack

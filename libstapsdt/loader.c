@@ -123,7 +123,8 @@ static int membarrier_ready(void)
 	if (membarrier_state < 0)
 		membarrier_state =
 		    syscall(__NR_membarrier,
-			    MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+			    MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
+			    0) == 0;
 	return membarrier_state;
 }
 
@@ -356,7 +357,8 @@ static int object_base(struct sdt_provider *p, void *handle, const char *path,
 	*base = (uintptr_t)lm->l_addr;
 	if (!obj->nprobes)
 		return 0;
-	/* A repeated name's symbol is its first probe's: any of them will do. */
+	/* A repeated name's symbol is its first probe's: any of them will do.
+	 */
 	sym = (uintptr_t)dlsym(handle, obj->probes[0]->name);
 	first = *base + lay->stub_addr;
 	if (sym < first || (sym - first) % lay->stub_stride != 0 ||
@@ -384,8 +386,7 @@ static void publish(uintptr_t base, const struct sdt_object *obj)
 		__atomic_store_n(&sdt_node_of(probe)->pub._semaphore,
 				 (const volatile unsigned short *)sema,
 				 __ATOMIC_RELEASE);
-		__atomic_store_n(&probe->_fire, (void *)stub,
-				 __ATOMIC_RELEASE);
+		__atomic_store_n(&probe->_fire, (void *)stub, __ATOMIC_RELEASE);
 	}
 }
 

@@ -59,11 +59,11 @@ static int fetch_operands(SDTProvider_t *p, const struct sdt_target *t,
 #define ORDINAL_MAX sizeof(":4294967295")
 
 /* Bytes a probe's strings take: symbols and spec, NULs included. */
-static size_t probe_strings_size(SDTProvider_t *p, const SDTProbe_t *probe,
+static size_t probe_strings_size(size_t plen, const SDTProbe_t *probe,
 				 const struct operands *ops)
 {
-	size_t size = strlen(p->name) + 2 * strlen(probe->name) +
-		      sizeof("__semaphore") + 2 * ORDINAL_MAX;
+	size_t size = plen + 2 * strlen(probe->name) + sizeof("__semaphore") +
+		      2 * ORDINAL_MAX;
 
 	for (int i = 0; i < probe->argCount; i++)
 		size += sizeof("-8@ ") + ops->len[i];
@@ -95,34 +95,34 @@ static char *format_spec(char *out, const struct sdt_probe_node *n, int argc,
 	return out;
 }
 
-/* PARTS, then ":ORDINAL" for a repeated name, NUL-terminated. */
-static char *format_symbol(char *out, const char *const *parts,
-			   unsigned ordinal)
+/* Ends a symbol: ":ORDINAL" for a repeated name, then the NUL. */
+static char *end_symbol(char *out, unsigned ordinal)
 {
-	for (; *parts; parts++)
-		out = put_str(out, *parts, strlen(*parts));
 	if (ordinal)
 		out += sprintf(out, ":%u", ordinal);
 	*out++ = '\0';
 	return out;
 }
 
-/* Describes probe P of the object in D, its strings going to S. */
-static char *describe_probe(SDTProvider_t *p, const SDTProbe_t *probe,
-			    const struct operands *ops,
+/* Describes PROBE of provider P (name PLEN bytes) in D, strings to S. */
+static char *describe_probe(SDTProvider_t *p, size_t plen,
+			    const SDTProbe_t *probe, const struct operands *ops,
 			    struct sdt_dso_probe *d, char *s)
 {
 	const struct sdt_probe_node *n = sdt_node_of(probe);
-	/* PROVIDER_PROBE_semaphore, the name dtrace -G gives it. */
-	const char *stub[] = {probe->name, NULL};
-	const char *sema[] = {p->name, "_", probe->name, "_semaphore", NULL};
+	size_t nlen = strlen(probe->name);
 
 	d->provider = p->name;
 	d->name = probe->name;
 	d->stub_symbol = s;
-	s = format_symbol(s, stub, n->ordinal);
+	s = end_symbol(put_str(s, probe->name, nlen), n->ordinal);
+	/* PROVIDER_PROBE_semaphore, the name dtrace -G gives it. */
 	d->sema_symbol = s;
-	s = format_symbol(s, sema, n->ordinal);
+	s = put_str(s, p->name, plen);
+	*s++ = '_';
+	s = put_str(s, probe->name, nlen);
+	s = end_symbol(put_str(s, "_semaphore", sizeof("_semaphore") - 1),
+		       n->ordinal);
 	d->args = s;
 	return format_spec(s, n, probe->argCount, ops);
 }
@@ -135,7 +135,7 @@ static int describe_probes(SDTProvider_t *p, const struct sdt_target *t,
 	struct sdt_provider *sp = sdt_provider_of(p);
 	struct operands ops;
 	unsigned need = 0;
-	size_t size = 0, i = 0;
+	size_t size = 0, i = 0, plen = strlen(p->name);
 	char *s;
 
 	for (SDTProbeList_t *l = p->probes; l; l = l->next)
@@ -144,7 +144,7 @@ static int describe_probes(SDTProvider_t *p, const struct sdt_target *t,
 	if (fetch_operands(p, t, need, &ops) < 0)
 		return -1;
 	for (SDTProbeList_t *l = p->probes; l; l = l->next)
-		size += probe_strings_size(p, &l->probe, &ops);
+		size += probe_strings_size(plen, &l->probe, &ops);
 	*probes = calloc(sp->nprobes + 1, sizeof(**probes));
 	*strings = malloc(size + 1);
 	obj->probes = calloc(sp->nprobes + 1, sizeof(*obj->probes));
@@ -155,7 +155,7 @@ static int describe_probes(SDTProvider_t *p, const struct sdt_target *t,
 				     p->name, sp->nprobes);
 	s = *strings;
 	for (SDTProbeList_t *l = p->probes; l; l = l->next, i++) {
-		s = describe_probe(p, &l->probe, &ops, &(*probes)[i], s);
+		s = describe_probe(p, plen, &l->probe, &ops, &(*probes)[i], s);
 		obj->probes[i] = &l->probe;
 	}
 	obj->nprobes = i;
@@ -175,11 +175,11 @@ static int write_dso(SDTProvider_t *p, int fd, const struct sdt_dso *d,
 				     "its shared object: %s",
 				     p->name, err[0] ? err : strerror(-ret));
 	if (layout->stub_stride < 8)
-		return sdt_set_error(p, elfCreationError,
-				     "libstapsdt: provider '%s': stubs are %llu "
-				     "bytes apart, fewer than the 8 we read",
-				     p->name,
-				     (unsigned long long)layout->stub_stride);
+		return sdt_set_error(
+		    p, elfCreationError,
+		    "libstapsdt: provider '%s': stubs are %llu "
+		    "bytes apart, fewer than the 8 we read",
+		    p->name, (unsigned long long)layout->stub_stride);
 	return 0;
 }
 

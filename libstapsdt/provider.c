@@ -198,18 +198,26 @@ static int symbol_clash(SDTProvider_t *p, const char *name)
 	struct sdt_provider *sp = sdt_provider_of(p);
 	size_t plen = strlen(p->name), nlen = strlen(name);
 	const size_t slen = sizeof("_semaphore") - 1;
-	char *sema;
+	char buf[512], *sema = buf;
 	int clash;
 
 	if (nlen > plen + 1 + slen && strncmp(name, p->name, plen) == 0 &&
-	    name[plen] == '_' && strcmp(name + nlen - slen, "_semaphore") == 0 &&
+	    name[plen] == '_' &&
+	    strcmp(name + nlen - slen, "_semaphore") == 0 &&
 	    find_probe(sp, name + plen + 1, nlen - plen - 1 - slen))
 		return 1;
-	if (!sp->by_name_cap || asprintf(&sema, "%s_%s_semaphore", p->name,
-					 name) < 0)
+	if (!sp->by_name_cap)
 		return 0;
-	clash = find_probe(sp, sema, strlen(sema)) != NULL;
-	free(sema);
+	if (plen + nlen + slen + 2 > sizeof(buf) &&
+	    !(sema = malloc(plen + nlen + slen + 2)))
+		return 0;
+	memcpy(sema, p->name, plen);
+	sema[plen] = '_';
+	memcpy(sema + plen + 1, name, nlen);
+	memcpy(sema + plen + 1 + nlen, "_semaphore", slen + 1);
+	clash = find_probe(sp, sema, plen + nlen + slen + 1) != NULL;
+	if (sema != buf)
+		free(sema);
 	return clash;
 }
 
