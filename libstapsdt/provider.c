@@ -124,6 +124,7 @@ int providerUseMemfd(SDTProvider_t *provider, const MemFDOption_t use_memfd)
 		    provider->name, (int)use_memfd);
 	else {
 		provider->_use_memfd = use_memfd;
+		sdt_clear_error(provider);
 		ret = 1;
 	}
 	sdt_registry_unlock();

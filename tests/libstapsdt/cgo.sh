@@ -27,10 +27,7 @@ usdt:*:go-demo:dup /arg0 >= 1000 && arg0 < 2000/ { @first = count(); }
 usdt:*:go-demo:dup /arg0 >= 2000/ { @second = count(); }
 interval:ms:1500 { exit(); }')
 note "$(echo "$out" | grep '^tick' | head -n 2)"
-echo "$out" | grep -q '^tick \([0-9]*\) msg-\1$' ||
-	fail "no tick-1 hit with its arguments: $out"
-echo "$out" | grep '^tick' | grep -qv '^tick \([0-9]*\) msg-\1$' &&
-	fail "a tick-1 hit with wrong arguments: $out"
+expect_hits "$out" tick msg
 echo "$out" | grep -q '^@first: [1-9]' || fail "the first 'dup' site never fired: $out"
 echo "$out" | grep -q '^@second: [1-9]' || fail "the second 'dup' site never fired: $out"
 exit 0

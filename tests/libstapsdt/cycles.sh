@@ -19,17 +19,4 @@ expect_eq "files left behind" "" "$left"
 # sdt-list -p while the host is unloaded (no cycle during the listing).
 [ -x "$SDT_LIST" ] || fail "$SDT_LIST is not built"
 start_host --cycle 500
-checked=0
-for try in $(seq 60); do
-	before=$(wc -l <"$T/host.out")
-	state=$(tail -n 1 "$T/host.out")
-	out=$("$SDT_LIST" -p "$HOST_PID" 2>&1)
-	[ "$(wc -l <"$T/host.out")" = "$before" ] || continue
-	n=$(echo "$out" | grep -c 'sdttest')
-	case $state in
-	unloaded) expect_eq "sdt-list -p lines while unloaded" 0 "$n"; checked=1; break ;;
-	*) [ "$n" -gt 0 ] || fail "sdt-list -p lists nothing while loaded: $out" ;;
-	esac
-	sleep 0.2
-done
-[ $checked = 1 ] || fail "never listed while unloaded: $(cat "$T/host.out")"
+listed_while_unloaded sdttest "$SDT_LIST" -p "$HOST_PID"

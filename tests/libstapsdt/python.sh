@@ -15,8 +15,4 @@ out=$(bpftrace_run -p "$HOST_PID" -e '
 usdt:*:py-app:probe-1 { printf("hit %d %s\n", arg0, str(arg1)); }
 interval:ms:1500 { exit(); }')
 note "$(echo "$out" | grep '^hit' | head -n 2)"
-echo "$out" | grep -q '^hit \([0-9]*\) py-\1$' ||
-	fail "no probe-1 hit with its arguments: $out"
-echo "$out" | grep '^hit' | grep -qv '^hit \([0-9]*\) py-\1$' &&
-	fail "a probe-1 hit with wrong arguments: $out"
-exit 0
+expect_hits "$out" hit py
