@@ -2,7 +2,7 @@
 """A Python program over the library through ctypes, the way Python
 bindings use it: the structures declared in Python and their fields read
 directly, providerAddProbe called variadically, names with '-', a double
-load, an unload and a reload. It checks what it can alone, prints
+load, an unload and a reload, a probe named `9.lives'. It checks what it can alone, prints
 "ready PID", then fires; python.sh traces it with bpftrace.
 `ctypes-host.py LIBSTAPSDT.so'."""
 import ctypes
@@ -54,6 +54,8 @@ check(bool(probe) and prov.errno == NO_ERROR and prov.error is None,
       "providerAddProbe, and a success clears errno")
 check(probe.contents.argCount == 2 and probe.contents.name == b"probe-1",
       "probe fields")
+odd = lib.providerAddProbe(p, b"9.lives", 1, INT64)
+check(bool(odd), "a probe name with a leading digit and a '.'")
 check(lib.providerLoad(p) == 0 and lib.providerLoad(p) == 0,
       "load, and a second load, are 0")
 check(lib.providerUnload(p) == 0 and probe.contents._fire is None,
@@ -66,4 +68,5 @@ for i in range(3000):
     msg = ctypes.create_string_buffer(b"py-%d" % i)
     if lib.probeIsEnabled(probe):
         lib.probeFire(probe, c_uint64(i), msg)
+    lib.probeFire(odd, c_uint64(i))
     time.sleep(0.01)
