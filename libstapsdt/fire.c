@@ -17,6 +17,11 @@
  * no consumer reads past the probe's argument count), and never written:
  * see the end of probeFire(). Other machines get a plain variadic
  * definition.
+ *
+ * Both mark where they read the object (reader_enter/leave): unload waits
+ * for a thread inside a mark before it unmaps the object (loader.c). A
+ * mark is a load and two stores of a thread-local word, no atomic
+ * read-modify-write, no fence (membarrier() on the unload side stands in).
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -28,7 +33,7 @@
 #undef probeIsEnabled /* the header's inline one: here is the function */
 
 #if defined(__x86_64__) ||                                                     \
-	(defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+    (defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
 #define SDT_NAMED_VARARGS 1
 #endif
 
@@ -38,9 +43,53 @@ typedef void (*stub12_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
 			  uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
 			  uint64_t, uint64_t);
 
+/*
+ * Marking: this thread's word goes SDT_READER_OUT -> IN -> OUT. Only
+ * constants are stored, and the word read on entry only steers a branch,
+ * so back-to-back calls do not wait for each other's stores. The word is
+ * not OUT on entry when the thread has not registered yet (NEW) or when a
+ * signal handler fires inside a fire (IN): both go the slow way, the nested
+ * call unmarked (the outer mark covers it).
+ */
+static inline unsigned long reader_word(void)
+{
+	return __atomic_load_n(&sdt_reader_self.word, __ATOMIC_RELAXED);
+}
+
+static inline void reader_enter(void)
+{
+	__atomic_store_n(&sdt_reader_self.word, SDT_READER_IN,
+			 __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+static inline void reader_leave(void)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&sdt_reader_self.word, SDT_READER_OUT,
+			 __ATOMIC_RELAXED);
+}
+
+__attribute__((noinline, cold)) static int enabled_slow(SDTProbe_t *probe,
+							unsigned long w)
+{
+	if (w != SDT_READER_NEW)
+		return _sdt_traced_stub(probe) != NULL;
+	sdt_reader_register();
+	return probeIsEnabled(probe);
+}
+
 int probeIsEnabled(SDTProbe_t *probe)
 {
-	return _sdt_traced_stub(probe) != NULL;
+	unsigned long w = reader_word();
+	int on;
+
+	if (__builtin_expect(w != SDT_READER_OUT, 0))
+		return enabled_slow(probe, w);
+	reader_enter();
+	on = _sdt_traced_stub(probe) != NULL;
+	reader_leave();
+	return on;
 }
 
 #ifdef SDT_NAMED_VARARGS
@@ -48,22 +97,64 @@ void probeFire(SDTProbe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
 	       uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
 	       uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11);
 
-void probeFire(SDTProbe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
-	       uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
-	       uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
+/* The traced path, out of line so that the idle one needs no frame. */
+__attribute__((noinline, cold)) static void
+fire_stub(void *stub, int argc, int marked, uint64_t a0, uint64_t a1,
+	  uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,
+	  uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
 {
-	void *stub = _sdt_traced_stub(probe);
-
-	if (!stub)
-		return;
 	/* Up to 6 arguments all travel in registers: skip the stack ones. */
-	if (probe->argCount <= 6)
+	if (argc <= 6)
 		((stub6_fn)stub)(a0, a1, a2, a3, a4, a5);
 	else
 		((stub12_fn)stub)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,
 				  a11);
+	if (marked)
+		reader_leave();
+}
+
+/* Not registered yet, or nested in a fire (a signal handler). */
+__attribute__((noinline, cold)) static void
+fire_slow(SDTProbe_t *probe, unsigned long w, uint64_t a0, uint64_t a1,
+	  uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,
+	  uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
+{
+	void *stub;
+
+	if (w == SDT_READER_NEW) {
+		sdt_reader_register();
+		probeFire(probe, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,
+			  a11);
+	} else if ((stub = _sdt_traced_stub(probe)) != NULL) {
+		fire_stub(stub, probe->argCount, 0, a0, a1, a2, a3, a4, a5, a6,
+			  a7, a8, a9, a10, a11);
+	}
+	__asm__ __volatile__("" ::: "memory"); /* see probeFire() */
+}
+
+void probeFire(SDTProbe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
+	       uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
+	       uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
+{
+	unsigned long w = reader_word();
+	void *stub;
+
+	if (__builtin_expect(w != SDT_READER_OUT, 0)) {
+		fire_slow(probe, w, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,
+			  a11);
+		goto out;
+	}
+	reader_enter();
+	stub = _sdt_traced_stub(probe);
+	if (__builtin_expect(!stub, 1)) {
+		reader_leave();
+		return;
+	}
+	fire_stub(stub, probe->argCount, 1, a0, a1, a2, a3, a4, a5, a6, a7, a8,
+		  a9, a10, a11);
+out:
 	/*
-	 * Not a tail call: a sibling call would write the stub's stack
+	 * Never a tail call: a sibling call would write the stub's stack
 	 * arguments over our incoming ones, and a caller that passed fewer
 	 * than twelve never gave us those slots.
 	 */
@@ -75,16 +166,24 @@ void probeFire(SDTProbe_t *probe, ...);
 void probeFire(SDTProbe_t *probe, ...)
 {
 	uint64_t a[SDT_MAX_ARGS] = {0};
-	void *stub = _sdt_traced_stub(probe);
+	unsigned long w = reader_word();
+	void *stub;
 	va_list ap;
 
-	if (!stub)
-		return;
-	va_start(ap, probe);
-	for (int i = 0; i < probe->argCount && i < SDT_MAX_ARGS; i++)
-		a[i] = va_arg(ap, uint64_t);
-	va_end(ap);
-	((stub12_fn)stub)(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8],
-			  a[9], a[10], a[11]);
+	if (w == SDT_READER_NEW)
+		w = sdt_reader_register();
+	if (w == SDT_READER_OUT)
+		reader_enter();
+	stub = _sdt_traced_stub(probe);
+	if (stub) {
+		va_start(ap, probe);
+		for (int i = 0; i < probe->argCount && i < SDT_MAX_ARGS; i++)
+			a[i] = va_arg(ap, uint64_t);
+		va_end(ap);
+		((stub12_fn)stub)(a[0], a[1], a[2], a[3], a[4], a[5], a[6],
+				  a[7], a[8], a[9], a[10], a[11]);
+	}
+	if (w == SDT_READER_OUT)
+		reader_leave();
 }
 #endif

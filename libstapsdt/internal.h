@@ -10,16 +10,22 @@
  *
  * Concurrency, in one place. Fires and enabled checks take no lock: they
  * read a probe's _fire (the stub, or NULL) and its semaphore pointer with
- * atomic loads. Load publishes a probe by storing the semaphore pointer and
- * then _fire (release); unload stores NULL into _fire and points the
- * semaphore at a static zero. A fire that read the old pointers just before
- * an unload still touches the old object, so an unloaded object is never
- * unmapped while its provider lives: it is retired (no longer visible to
- * tracers: its memfd is closed or its file removed) and dlclosed by
- * providerDestroy(), after which no thread may fire the provider's probes
- * anyway. Load, unload and destroy serialize on the registry lock, the one
- * piece of global mutable state (it also lists placed files so that they
- * are removed at exit).
+ * atomic loads, then the semaphore and the stub's first word in the object.
+ * Load publishes a probe by storing the semaphore pointer and then _fire
+ * (release); unload stores NULL into _fire and points the semaphore at a
+ * static zero, then gives the object back (dlclose, memfd or file, fd).
+ * A fire that read the old pointers just before may still be about to touch
+ * the object, so the library's probeFire() and probeIsEnabled() mark the
+ * few instructions between reading the pointers and the last touch in a
+ * per-thread word (struct sdt_reader), and unload waits, after a
+ * membarrier(), until no thread is inside a mark it began before (loader.c).
+ * The header's inline checks cannot mark: they read the object only while
+ * it is loaded (the man page says so). Without membarrier, unloaded objects
+ * are kept, hidden, until providerDestroy() as a fallback.
+ *
+ * Load, unload and destroy serialize on the registry lock, the one piece of
+ * global mutable state (it also lists placed files, removed at exit), made
+ * fork-safe by pthread_atfork handlers (loader.c).
  */
 #ifndef SDT_LIBSTAPSDT_INTERNAL_H
 #define SDT_LIBSTAPSDT_INTERNAL_H
@@ -27,19 +33,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "elfobj.h"
 #include "libstapsdt.h"
 #include "target.h"
 
-#define SDT_NAME_MAX 128 /* longest provider or probe name we accept */
+/* Longest names: a provider's has to fit in a memfd name (249 bytes). */
+#define SDT_PROVIDER_NAME_MAX 200
+#define SDT_PROBE_NAME_MAX 255
 
 /* providerAddProbe() allocates this; the public node comes first. */
 struct sdt_probe_node {
 	SDTProbeNode_t pub;
 	signed char types[SDT_MAX_ARGS]; /* all argument types */
-	unsigned index; /* position in the object of the last load */
+	unsigned ordinal; /* 0, or N for the Nth repeat of an earlier name */
+	unsigned copies; /* first of a name: how many repeats followed */
 };
 
-/* A loaded object that was unloaded but may still be touched by a fire. */
+/* Without membarrier: an unloaded object kept until destroy (loader.c). */
 struct sdt_retired {
 	void *handle;
 	int fd; /* reserved descriptor number, or -1 (see loader.c) */
@@ -51,14 +61,30 @@ struct sdt_provider {
 	SDTProvider_t pub;
 	int loaded;
 	size_t nprobes;
+	size_t nnames; /* distinct names: entries in by_name */
 	SDTProbe_t **by_name; /* open hash of the probes by name (provider.c) */
-	size_t by_name_cap; /* slots: 0 or a power of two, over 2 * nprobes */
+	size_t by_name_cap; /* slots: 0 or a power of two, over 2 * nnames */
 	char *dir; /* file mode: the private directory, else NULL */
-	struct sdt_retired
-	    *live; /* retired entry ready for the loaded object */
+	long owner; /* pid that placed the file: only it removes it */
+	int shared; /* a child forked since the file was placed */
+	uintptr_t base; /* load address of the loaded object */
 	struct sdt_retired *retired;
 	struct sdt_provider *next_placed; /* registry: providers with files */
 };
+
+/*
+ * One per thread that fires: its word says whether the thread is inside
+ * probeFire() or probeIsEnabled() (IN), outside (OUT), or has not
+ * registered with the loader yet (NEW).
+ */
+enum { SDT_READER_NEW = 0, SDT_READER_OUT = 1, SDT_READER_IN = 2 };
+struct sdt_reader {
+	unsigned long word;
+	struct sdt_reader *next;
+};
+extern __thread struct sdt_reader sdt_reader_self
+    __attribute__((tls_model("initial-exec")));
+unsigned long sdt_reader_register(void);
 
 static inline struct sdt_provider *sdt_provider_of(SDTProvider_t *p)
 {
@@ -89,13 +115,21 @@ const struct sdt_stub *sdt_stub_for(const struct sdt_target *t);
 uint64_t sdt_stub_idle_word(void);
 
 /*
- * object.c: write the shared object for provider P's probes (in list order,
- * numbering each node's index) for target T to FD; LAYOUT says where the
- * stubs and semaphores landed. Returns 0 or -1 with the error set on P.
+ * object.c: what sdt_object_write() laid out. probes[i] has its stub at
+ * layout.stub_addr + i * layout.stub_stride and its semaphore at
+ * layout.sema_addr + 2 * i (relative to the load base).
  */
-struct sdt_dso_layout;
+struct sdt_object {
+	struct sdt_dso_layout layout;
+	SDTProbe_t **probes; /* malloc()ed, freed by the caller */
+	size_t nprobes;
+};
+/*
+ * Write the shared object for provider P's probes, for target T, to FD.
+ * Reads the model only. Returns 0, or -1 with the error set on P.
+ */
 int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
-		     struct sdt_dso_layout *layout);
+		     struct sdt_object *obj);
 
 /* loader.c */
 int sdt_load(struct sdt_provider *p);

@@ -13,7 +13,8 @@
  * enumerator values and structure layouts below are those of that library,
  * so its bindings keep working unchanged. What goes beyond it (probes with
  * up to 12 arguments, the semaphore, the inline enabled check, more error
- * codes) is marked "Extension" and uses new names only.
+ * codes, numbered after the public ones) is marked "Extension" and uses new
+ * names only.
  *
  * C89 and C++98 up; it may be included before or after <errno.h> (see the
  * note on SDTProvider.errno).
@@ -41,15 +42,15 @@ typedef unsigned long long _sdt_u64;
 typedef enum {
 	noError = -1,
 	elfCreationError = 0,
-	tmpCreationError = 1,
+	tmpCreationError = 1, /* also: a provider name too long for a file */
 	sharedLibraryOpenError = 2,
 	symbolLoadingError = 3,
-	sharedLibraryCloseError = 4,
-	/* Extension: validation and state errors. */
-	invalidNameError = 5, /* empty, too long, or not an identifier */
-	duplicateProbeError = 6, /* two probes of one provider share a name */
+	sharedLibraryCloseError = 4, /* also: _handle was dlclosed by others */
+	/* Extension: conditions the public library does not detect. */
+	invalidNameError = 5, /* empty, blank, control bytes, ':', too long */
+	duplicateProbeError = 6, /* probe name = another's semaphore symbol */
 	invalidArgumentError = 7, /* argCount outside 0..12, bad ArgType_t */
-	providerStateError = 8, /* adding to a loaded provider, double load */
+	providerStateError = 8, /* placement changed while loaded */
 	outOfMemoryError = 9
 } SDTError_t;
 
@@ -87,9 +88,10 @@ typedef struct SDTProbeList_ {
 
 /*
  * The field `errno' clashes with the errno macro of <errno.h> when that is
- * included first. We declare it with the macro set aside, so the layout
- * and the name are the public ones; code that has the macro in scope reads
- * the same field as `errorCode' (C11/C++/GNU C: an anonymous union).
+ * included first. It is declared with the macro set aside, so that the
+ * layout and the name are the public ones, a plain member that cgo, ctypes
+ * and bindgen see. Code that has the macro in scope reads the field with
+ * providerErrno() instead.
  */
 #ifdef errno
 #define _SDT_ERRNO_WAS_MACRO 1
@@ -97,21 +99,10 @@ typedef struct SDTProbeList_ {
 #undef errno
 #endif
 
-#if defined(__cplusplus) || defined(__GNUC__) || \
-	(defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L)
-#define _SDT_ERRNO_FIELD              \
-	__extension__ union {         \
-		SDTError_t errno;     \
-		SDTError_t errorCode; \
-	}
-#else
-#define _SDT_ERRNO_FIELD SDTError_t errno
-#endif
-
 typedef struct SDTProvider {
 	char *name;
 	SDTProbeList_t *probes; /* newest first */
-	_SDT_ERRNO_FIELD; /* noError, or what the last call failed with */
+	SDTError_t errno; /* noError, or what the last call failed with */
 	char *error; /* NULL, or a message saying what failed and why */
 
 	/* private */
@@ -121,13 +112,19 @@ typedef struct SDTProvider {
 	MemFDOption_t _use_memfd;
 } SDTProvider_t;
 
-#undef _SDT_ERRNO_FIELD
 #ifdef _SDT_ERRNO_WAS_MACRO
 #pragma pop_macro("errno")
 #undef _SDT_ERRNO_WAS_MACRO
 #endif
 
-/* A new, empty provider; NULL only when memory is short or NAME is NULL. */
+/* Extension: PROVIDER->errno, for code where errno is <errno.h>'s macro. */
+SDTError_t providerErrno(const SDTProvider_t *provider);
+
+/*
+ * A new, empty provider; NULL only when memory is short or NAME is NULL.
+ * Names: any printable characters but blanks and ':' (my-app, 9lives); a
+ * bad provider name is reported by providerLoad().
+ */
 SDTProvider_t *providerInit(const char *name);
 
 /*
@@ -140,17 +137,24 @@ int providerUseMemfd(SDTProvider_t *provider, const MemFDOption_t use_memfd);
 /*
  * Declare probe NAME with ARGCOUNT arguments (0..12; the public library
  * stops at 6), followed by one ArgType_t per argument. Returns the probe,
- * or NULL with provider->errno and provider->error set.
+ * or NULL with provider->errno and provider->error set. A name given again
+ * makes another site of the same probe, with its own stub. Added while the
+ * provider is loaded, a probe takes effect at the next load.
  */
 SDTProbe_t *providerAddProbe(SDTProvider_t *provider, const char *name,
 			     int argCount, ...);
 
-/* Build and load the shared object. Returns 0, or -1 with errno/error set. */
+/*
+ * Build and load the shared object. Returns 0 (also, doing nothing, when
+ * the provider is loaded already), or -1 with errno/error set.
+ */
 int providerLoad(SDTProvider_t *provider);
 
 /*
- * Make the probes disappear for tracers; they may be fired (as no-ops),
- * added to and loaded again. Returns 0, or -1 with errno/error set.
+ * Make the probes disappear for tracers and give back what the load took
+ * (mapping, memfd or file, descriptor); they may be fired (as no-ops),
+ * added to and loaded again. Returns 0 (also when not loaded), or -1 with
+ * errno/error set (sharedLibraryCloseError: _handle was closed elsewhere).
  */
 int providerUnload(SDTProvider_t *provider);
 
@@ -182,8 +186,9 @@ ArgType_t probeArgType(const SDTProbe_t *probe, int index);
 
 /*
  * Extension: the probe's semaphore, counted up by tracers that attach
- * through it (uprobe ref_ctr: bpftrace, libbpf, perf). Always readable until
- * providerDestroy(); reads 0 while the provider is not loaded.
+ * through it (uprobe ref_ctr: bpftrace, libbpf, perf). A pointer taken
+ * while the provider is loaded is valid until it is unloaded; one taken
+ * while it is not loaded points at a 0 that stays valid.
  */
 const volatile unsigned short *probeSemaphore(const SDTProbe_t *probe);
 
@@ -210,7 +215,9 @@ typedef struct SDTProbeNode_ {
  * Extension: the inline enabled check, one load more than reading a cached
  * probeSemaphore(). It sees tracers that count the semaphore (bpftrace,
  * libbpf, perf with ref_ctr); probeIsEnabled() also sees those that only
- * plant a breakpoint.
+ * plant a breakpoint. Like every inline form here it reads the loaded
+ * object directly: not while another thread may unload the provider (the
+ * library's functions are safe then).
  */
 _SDT_INLINE int probeIsEnabledInline(const SDTProbe_t *probe)
 {
@@ -253,7 +260,8 @@ _SDT_INLINE void *_sdt_traced_stub(const SDTProbe_t *probe)
 /*
  * probeIsEnabled() itself, inlined: a runtime asks it before every fire,
  * and a call costs more than the test. Taking the function's address, or
- * defining LIBSTAPSDT_NO_INLINE, still gets the library's function.
+ * defining LIBSTAPSDT_NO_INLINE, still gets the library's function, the
+ * one to use while another thread may unload the provider.
  */
 #ifndef LIBSTAPSDT_NO_INLINE
 #define probeIsEnabled(probe) (_sdt_traced_stub(probe) != 0)

@@ -1,35 +1,44 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Where a provider's shared object lives, how it is loaded, published,
- * retired and finally closed (internal.h tells the concurrency story).
+ * Where a provider's shared object lives, how it is loaded, published and
+ * given back (internal.h tells the concurrency story).
  *
  * Placement. A memfd by default: nothing on disk, and tracers find it
  * through /proc/PID/fd as long as the descriptor stays open (bpftrace -p
  * was seen to miss a memfd object whose descriptor had been closed). We
  * dlopen it as /proc/PID/fd/N, not /proc/self/fd/N: debuggers open the
- * names in the link map from their own process. A file instead when asked (or
- * when memfd or /proc is missing): in a fresh 0700 directory made by mkdtemp()
- * under $XDG_RUNTIME_DIR, $TMPDIR or /tmp, skipping read-only and noexec
- * mounts, created O_EXCL|O_NOFOLLOW; removed on unload, destroy, a failed load
- * and at exit (a destructor walks the registry).
+ * names in the link map from their own process. A file instead when asked
+ * (or when memfd or /proc is missing): in a fresh 0700 directory made by
+ * mkdtemp() under $XDG_RUNTIME_DIR, $TMPDIR or /tmp, skipping read-only and
+ * noexec mounts, created O_EXCL|O_NOFOLLOW; removed on unload, destroy, a
+ * failed load and at exit (a destructor walks the registry).
  *
- * Retiring. An unloaded object stays mapped until providerDestroy(), but
- * tracers must stop seeing it: its file is removed, or its memfd number is
- * pointed at /dev/null. The number stays taken on purpose: glibc finds an
- * already-loaded object by the name it was opened under, so a new memfd
- * reusing N would be mistaken for the retired /proc/PID/fd/N.
+ * Unloading gives back everything the load took, at once: the mapping
+ * (dlclose), the memfd or the file and its directory, the descriptor, the
+ * registry entry. So nothing grows over load/unload cycles, and tracers and
+ * sdt-list stop seeing the object. Before the dlclose, unload waits for a
+ * grace period (grace_wait()): fires that read the old pointers finish.
+ *
+ * fork(). The registry lock is taken around fork (pthread_atfork), so a
+ * child never inherits it held. Files belong to the process that placed
+ * them: a child never removes its parent's (at unload or exit), and a
+ * parent that forked leaves its files at exit, for a daemonized child that
+ * still maps them; only an explicit unload or destroy removes them then.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <linux/membarrier.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "elfobj.h"
@@ -51,6 +60,94 @@ void sdt_registry_unlock(void)
 	pthread_mutex_unlock(&registry_lock);
 }
 
+/*
+ * Readers (the fire paths' marks, struct sdt_reader) and the grace period.
+ * A thread registers on its first fire and leaves the list when it exits.
+ * Unload stores NULL into the probes, then membarrier() makes every thread
+ * of the process pass a full barrier: a thread not inside a mark at that
+ * point can only enter one that reads the NULL. Those inside are waited
+ * for until they are seen outside.
+ */
+__thread struct sdt_reader sdt_reader_self
+    __attribute__((tls_model("initial-exec")));
+static pthread_mutex_t readers_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sdt_reader *readers;
+static pthread_key_t reader_key;
+static pthread_once_t reader_once = PTHREAD_ONCE_INIT;
+static int membarrier_state = -1; /* -1 unknown, 0 none, 1 registered */
+
+static void reader_unlink(struct sdt_reader *r)
+{
+	for (struct sdt_reader **pp = &readers; *pp; pp = &(*pp)->next)
+		if (*pp == r) {
+			*pp = r->next;
+			return;
+		}
+}
+
+/* Thread exit: its TLS goes away, so it leaves the list first. */
+static void reader_exit(void *arg)
+{
+	struct sdt_reader *r = arg;
+
+	pthread_mutex_lock(&readers_lock);
+	reader_unlink(r);
+	pthread_mutex_unlock(&readers_lock);
+	/* A later fire in another destructor registers again. */
+	__atomic_store_n(&r->word, SDT_READER_NEW, __ATOMIC_RELAXED);
+}
+
+static int reader_key_made;
+
+static void reader_key_create(void)
+{
+	reader_key_made = pthread_key_create(&reader_key, reader_exit) == 0;
+}
+
+unsigned long sdt_reader_register(void)
+{
+	struct sdt_reader *r = &sdt_reader_self;
+
+	pthread_once(&reader_once, reader_key_create);
+	pthread_mutex_lock(&readers_lock);
+	r->next = readers;
+	readers = r;
+	__atomic_store_n(&r->word, SDT_READER_OUT, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&readers_lock);
+	pthread_setspecific(reader_key, r);
+	return SDT_READER_OUT;
+}
+
+static int membarrier_ready(void)
+{
+	if (membarrier_state < 0)
+		membarrier_state =
+		    syscall(__NR_membarrier,
+			    MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
+			    0) == 0;
+	return membarrier_state;
+}
+
+/* Returns 0 once no fire can touch what was unpublished; -1 if unknown. */
+static int grace_wait(void)
+{
+	if (!membarrier_ready() ||
+	    syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0))
+		return -1;
+	pthread_mutex_lock(&readers_lock);
+	for (struct sdt_reader *r = readers; r; r = r->next) {
+		/* A busy thread is out often: look a few times per yield. */
+		for (int i = 0; r != &sdt_reader_self &&
+				__atomic_load_n(&r->word, __ATOMIC_ACQUIRE) ==
+				    SDT_READER_IN;
+		     i++)
+			if (i % 64 == 63)
+				sched_yield();
+	}
+	pthread_mutex_unlock(&readers_lock);
+	return 0;
+}
+
 static void placed_add(struct sdt_provider *p)
 {
 	p->next_placed = placed;
@@ -67,25 +164,73 @@ static void placed_remove(struct sdt_provider *p)
 		}
 }
 
-static void remove_file(const char *path, char **dir)
+/* PATH and the private DIR, if this process placed them. */
+static void remove_file(struct sdt_provider *p, const char *path)
 {
-	if (path)
-		unlink(path);
-	if (*dir) {
-		rmdir(*dir);
-		free(*dir);
-		*dir = NULL;
+	if (p->owner == (long)getpid()) {
+		if (path)
+			unlink(path);
+		if (p->dir)
+			rmdir(p->dir);
 	}
+	free(p->dir);
+	p->dir = NULL;
 }
 
-/* At exit (or when we are unloaded): no file of ours stays behind. */
+/*
+ * At exit (or when we are unloaded): no file of ours stays behind, and no
+ * thread runs reader_exit() after our code may be gone.
+ */
 __attribute__((destructor)) static void remove_placed_files(void)
 {
 	sdt_registry_lock();
 	for (struct sdt_provider *p = placed; p; p = p->next_placed)
-		remove_file(p->pub._filename, &p->dir);
+		if (!p->shared)
+			remove_file(p, p->pub._filename);
 	placed = NULL;
 	sdt_registry_unlock();
+	if (reader_key_made)
+		pthread_key_delete(reader_key);
+}
+
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&registry_lock);
+	pthread_mutex_lock(&readers_lock);
+}
+
+/* The parent's files may now be mapped by a child too: not removed at exit. */
+static void fork_parent(void)
+{
+	for (struct sdt_provider *p = placed; p; p = p->next_placed)
+		p->shared = 1;
+	pthread_mutex_unlock(&readers_lock);
+	pthread_mutex_unlock(&registry_lock);
+}
+
+/*
+ * The child has one thread, the list of placed files is the parent's (its
+ * providers keep `owner' = the parent, so they never remove them), and its
+ * membarrier registration is asked again.
+ */
+static void fork_child(void)
+{
+	struct sdt_reader *self = &sdt_reader_self;
+
+	placed = NULL;
+	readers = NULL;
+	if (__atomic_load_n(&self->word, __ATOMIC_RELAXED)) {
+		self->next = NULL;
+		readers = self;
+	}
+	membarrier_state = -1;
+	pthread_mutex_unlock(&readers_lock);
+	pthread_mutex_unlock(&registry_lock);
+}
+
+__attribute__((constructor)) static void install_fork_handlers(void)
+{
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
 static int usable_dir(const char *base)
@@ -121,7 +266,7 @@ static char *make_private_dir(void)
 /* A memfd for P's object, and the path dlopen() takes it by; or -1. */
 static int place_memfd(struct sdt_provider *p, char **path)
 {
-	char name[SDT_NAME_MAX + 48];
+	char name[SDT_PROVIDER_NAME_MAX + 48];
 	int fd;
 
 	/* Asked once: /proc does not come and go under a running program. */
@@ -144,11 +289,25 @@ static int place_memfd(struct sdt_provider *p, char **path)
 	return fd;
 }
 
+/* "DIR/libstapsdt-NAME.so", with any '/' of the name as '_'. */
+static char *file_path(const char *dir, const char *name)
+{
+	char *path, *s;
+
+	if (asprintf(&path, "%s/libstapsdt-%s.so", dir, name) < 0)
+		return NULL;
+	for (s = path + strlen(dir) + 1; *s; s++)
+		if (*s == '/')
+			*s = '_';
+	return path;
+}
+
 static int place_file(struct sdt_provider *p, char **path)
 {
 	SDTProvider_t *pub = &p->pub;
 	int fd;
 
+	p->owner = (long)getpid();
 	p->dir = make_private_dir();
 	if (!p->dir)
 		return sdt_set_error(
@@ -159,9 +318,9 @@ static int place_file(struct sdt_provider *p, char **path)
 		    "noexec or full; point TMPDIR at a "
 		    "writable, exec-mounted directory",
 		    pub->name);
-	if (asprintf(path, "%s/libstapsdt-%s.so", p->dir, pub->name) < 0) {
-		*path = NULL;
-		remove_file(NULL, &p->dir);
+	*path = file_path(p->dir, pub->name);
+	if (!*path) {
+		remove_file(p, NULL);
 		return sdt_set_error(pub, outOfMemoryError,
 				     "libstapsdt: provider '%s': out of memory",
 				     pub->name);
@@ -174,7 +333,7 @@ static int place_file(struct sdt_provider *p, char **path)
 		sdt_set_error(pub, tmpCreationError,
 			      "libstapsdt: provider '%s': cannot create %s: %s",
 			      pub->name, *path, strerror(err));
-		remove_file(NULL, &p->dir);
+		remove_file(p, NULL);
 		free(*path);
 		*path = NULL;
 		return -1;
@@ -182,12 +341,13 @@ static int place_file(struct sdt_provider *p, char **path)
 	return fd;
 }
 
-/* The load base of HANDLE, checked against where we expect probe 0. */
+/* The load base of HANDLE, checked against where OBJ puts the probes. */
 static int object_base(struct sdt_provider *p, void *handle, const char *path,
-		       const struct sdt_dso_layout *layout, uintptr_t *base)
+		       const struct sdt_object *obj, uintptr_t *base)
 {
 	struct link_map *lm = NULL;
-	SDTProbeList_t *first = p->pub.probes;
+	const struct sdt_dso_layout *lay = &obj->layout;
+	uintptr_t sym, first;
 
 	if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) < 0 || !lm)
 		return sdt_set_error(&p->pub, symbolLoadingError,
@@ -195,108 +355,158 @@ static int object_base(struct sdt_provider *p, void *handle, const char *path,
 				     "for %s: %s",
 				     p->pub.name, path, dlerror());
 	*base = (uintptr_t)lm->l_addr;
-	if (first) {
-		unsigned idx = sdt_node_of(&first->probe)->index;
-		void *sym = dlsym(handle, first->probe.name);
-		uintptr_t want =
-		    *base + layout->stub_addr + idx * layout->stub_stride;
-
-		if ((uintptr_t)sym != want)
-			return sdt_set_error(
-			    &p->pub, symbolLoadingError,
-			    "libstapsdt: provider '%s': stub '%s' of %s is "
-			    "at %p, not where its layout puts it (%#lx)",
-			    p->pub.name, first->probe.name, path, sym,
-			    (unsigned long)want);
-	}
+	if (!obj->nprobes)
+		return 0;
+	/* A repeated name's symbol is its first probe's: any of them will do.
+	 */
+	sym = (uintptr_t)dlsym(handle, obj->probes[0]->name);
+	first = *base + lay->stub_addr;
+	if (sym < first || (sym - first) % lay->stub_stride != 0 ||
+	    (sym - first) / lay->stub_stride >= obj->nprobes ||
+	    strcmp(obj->probes[(sym - first) / lay->stub_stride]->name,
+		   obj->probes[0]->name) != 0)
+		return sdt_set_error(
+		    &p->pub, symbolLoadingError,
+		    "libstapsdt: provider '%s': stub '%s' of %s is "
+		    "at %#lx, not where its layout puts it",
+		    p->pub.name, obj->probes[0]->name, path,
+		    (unsigned long)sym);
 	return 0;
 }
 
-static void publish(struct sdt_provider *p, uintptr_t base,
-		    const struct sdt_dso_layout *layout)
+static void publish(uintptr_t base, const struct sdt_object *obj)
 {
-	for (SDTProbeList_t *l = p->pub.probes; l; l = l->next) {
-		struct sdt_probe_node *n = sdt_node_of(&l->probe);
-		uintptr_t stub =
-		    base + layout->stub_addr + n->index * layout->stub_stride;
-		uintptr_t sema = base + layout->sema_addr + 2 * n->index;
+	const struct sdt_dso_layout *lay = &obj->layout;
 
-		__atomic_store_n(&n->pub._semaphore,
+	for (size_t i = 0; i < obj->nprobes; i++) {
+		SDTProbe_t *probe = obj->probes[i];
+		uintptr_t stub = base + lay->stub_addr + i * lay->stub_stride;
+		uintptr_t sema = base + lay->sema_addr + 2 * i;
+
+		__atomic_store_n(&sdt_node_of(probe)->pub._semaphore,
 				 (const volatile unsigned short *)sema,
 				 __ATOMIC_RELEASE);
-		__atomic_store_n(&l->probe._fire, (void *)stub,
-				 __ATOMIC_RELEASE);
+		__atomic_store_n(&probe->_fire, (void *)stub, __ATOMIC_RELEASE);
 	}
+}
+
+/* A place for P's object (memfd, else file): its fd and path, or -1. */
+static int place(struct sdt_provider *p, char **path, int *memfd)
+{
+	int fd = -1;
+
+	*memfd = 0;
+	if (p->pub._use_memfd == memfd_enabled) {
+		fd = place_memfd(p, path);
+		*memfd = fd >= 0;
+	}
+	return fd >= 0 ? fd : place_file(p, path);
+}
+
+/* Writes, opens and publishes; 0, or -1 with the error set. */
+static int open_object(struct sdt_provider *p, int fd, const char *path,
+		       void **handle)
+{
+	SDTProvider_t *pub = &p->pub;
+	struct sdt_object obj;
+	struct sdt_target host;
+	int ret = -1;
+
+	sdt_target_host(&host);
+	if (sdt_object_write(pub, &host, fd, &obj) < 0)
+		return -1;
+	*handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!*handle)
+		sdt_set_error(pub, sharedLibraryOpenError,
+			      "libstapsdt: provider '%s': cannot load its "
+			      "object %s: %s",
+			      pub->name, path, dlerror());
+	else if (object_base(p, *handle, path, &obj, &p->base) == 0) {
+		publish(p->base, &obj);
+		ret = 0;
+	}
+	free(obj.probes);
+	return ret;
 }
 
 int sdt_load(struct sdt_provider *p)
 {
 	SDTProvider_t *pub = &p->pub;
-	struct sdt_dso_layout layout;
-	struct sdt_target host;
 	char *path = NULL;
 	void *handle = NULL;
-	uintptr_t base = 0;
-	int fd = -1, memfd = 0;
-	/* Allocated now so that unloading cannot fail for want of memory. */
-	struct sdt_retired *r;
+	int fd, memfd;
 
-	if (p->loaded)
-		return sdt_set_error(pub, providerStateError,
-				     "libstapsdt: provider '%s' is already "
-				     "loaded: call providerUnload() first",
-				     pub->name);
-	r = calloc(1, sizeof(*r));
-	if (!r)
-		return sdt_set_error(pub, outOfMemoryError,
-				     "libstapsdt: provider '%s': out of memory",
-				     pub->name);
-	if (pub->_use_memfd == memfd_enabled) {
-		fd = place_memfd(p, &path);
-		memfd = fd >= 0;
+	if (p->loaded) {
+		sdt_clear_error(pub);
+		return 0;
 	}
+	fd = place(p, &path, &memfd);
 	if (fd < 0)
-		fd = place_file(p, &path);
-	if (fd < 0) {
-		free(r);
+		return -1;
+	if (open_object(p, fd, path, &handle) < 0) {
+		/* Nothing was published: the object may go at once. */
+		if (handle)
+			dlclose(handle);
+		if (!memfd)
+			remove_file(p, path);
+		close(fd);
+		free(path);
 		return -1;
 	}
-	sdt_target_host(&host);
-	if (sdt_object_write(pub, &host, fd, &layout) < 0)
-		goto fail;
-	handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!handle) {
-		sdt_set_error(pub, sharedLibraryOpenError,
-			      "libstapsdt: provider '%s': cannot load its "
-			      "object %s: %s",
-			      pub->name, path, dlerror());
-		goto fail;
-	}
-	if (object_base(p, handle, path, &layout, &base) < 0)
-		goto fail;
-	publish(p, base, &layout);
 	if (!memfd) {
 		close(fd);
 		fd = -1;
+		p->shared = 0;
 		placed_add(p);
 	}
-	free(pub->_filename);
 	pub->_filename = path;
 	pub->_handle = handle;
 	pub->_memfd = fd;
-	p->live = r;
 	p->loaded = 1;
+	sdt_clear_error(pub);
 	return 0;
-fail:
-	/* Nothing was published: the object may go at once. */
-	if (handle)
-		dlclose(handle);
-	if (!memfd)
-		remove_file(path, &p->dir);
-	close(fd);
-	free(path);
-	free(r);
-	return -1;
+}
+
+struct find_object {
+	uintptr_t base;
+	const char *name;
+	int found;
+};
+
+static int match_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct find_object *f = arg;
+
+	(void)size;
+	if (info->dlpi_addr == f->base && info->dlpi_name &&
+	    strcmp(info->dlpi_name, f->name) == 0)
+		f->found = 1;
+	return f->found;
+}
+
+/*
+ * dlclose() P's object; -1 with sharedLibraryCloseError when that fails or
+ * when someone else closed _handle already (dlclose() on a closed handle
+ * reads freed memory, so we look for the object first).
+ */
+static int close_object(struct sdt_provider *p)
+{
+	SDTProvider_t *pub = &p->pub;
+	struct find_object f = {p->base, pub->_filename, 0};
+
+	dl_iterate_phdr(match_object, &f);
+	if (!f.found)
+		return sdt_set_error(pub, sharedLibraryCloseError,
+				     "libstapsdt: provider '%s': its object %s "
+				     "was closed behind the library's back "
+				     "(dlclose of _handle)",
+				     pub->name, pub->_filename);
+	if (dlclose(pub->_handle) != 0)
+		return sdt_set_error(pub, sharedLibraryCloseError,
+				     "libstapsdt: provider '%s': dlclose of "
+				     "%s: %s",
+				     pub->name, pub->_filename, dlerror());
+	return 0;
 }
 
 /* Keep memfd number FD taken, but by something no tracer looks into. */
@@ -304,8 +514,6 @@ static int hide_memfd(int fd)
 {
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
-	if (null < 0)
-		null = memfd_create("libstapsdt-retired", MFD_CLOEXEC);
 	if (null < 0 || dup3(null, fd, O_CLOEXEC) < 0) {
 		if (null >= 0)
 			close(null);
@@ -315,43 +523,58 @@ static int hide_memfd(int fd)
 	return 0;
 }
 
+/*
+ * No membarrier (seccomp, an old kernel): no grace period can be proved,
+ * so the object stays mapped until providerDestroy(), hidden from tracers;
+ * its memfd number stays taken, as glibc would take a new memfd reusing it
+ * for the retired /proc/PID/fd/N.
+ */
+static int retire(struct sdt_provider *p)
+{
+	struct sdt_retired *r = calloc(1, sizeof(*r));
+
+	if (!r || (p->pub._memfd >= 0 && hide_memfd(p->pub._memfd) < 0)) {
+		free(r);
+		return sdt_set_error(&p->pub, sharedLibraryCloseError,
+				     "libstapsdt: provider '%s': cannot retire "
+				     "its object: %s",
+				     p->pub.name, strerror(errno));
+	}
+	r->handle = p->pub._handle;
+	r->fd = p->pub._memfd;
+	r->next = p->retired;
+	p->retired = r;
+	p->pub._memfd = -1;
+	return 0;
+}
+
 int sdt_unload(struct sdt_provider *p)
 {
 	SDTProvider_t *pub = &p->pub;
-	struct sdt_retired *r;
+	int ret;
 
 	if (!p->loaded)
 		return 0;
-	r = p->live;
-	p->live = NULL;
 	for (SDTProbeList_t *l = pub->probes; l; l = l->next) {
-		struct sdt_probe_node *n = sdt_node_of(&l->probe);
-
 		__atomic_store_n(&l->probe._fire, NULL, __ATOMIC_RELEASE);
-		__atomic_store_n(&n->pub._semaphore, &sdt_idle_semaphore,
-				 __ATOMIC_RELEASE);
+		__atomic_store_n(&sdt_node_of(&l->probe)->pub._semaphore,
+				 &sdt_idle_semaphore, __ATOMIC_RELEASE);
 	}
-	r->handle = pub->_handle;
-	r->fd = pub->_memfd;
-	if (r->fd >= 0 && hide_memfd(r->fd) < 0) {
-		/* Better a visible dead object than a reused number. */
-		sdt_set_error(pub, sharedLibraryCloseError,
-			      "libstapsdt: provider '%s': cannot hide memfd %d "
-			      "from tracers: %s",
-			      pub->name, r->fd, strerror(errno));
-	}
-	if (!(r->fd >= 0)) {
+	ret = grace_wait() == 0 ? close_object(p) : retire(p);
+	if (p->dir) {
 		placed_remove(p);
-		remove_file(pub->_filename, &p->dir);
+		remove_file(p, pub->_filename);
+	} else if (pub->_memfd >= 0) {
+		close(pub->_memfd);
 	}
-	r->next = p->retired;
-	p->retired = r;
 	free(pub->_filename);
 	pub->_filename = NULL;
 	pub->_handle = NULL;
 	pub->_memfd = -1;
 	p->loaded = 0;
-	return 0;
+	if (ret == 0)
+		sdt_clear_error(pub);
+	return ret;
 }
 
 void sdt_release(struct sdt_provider *p)

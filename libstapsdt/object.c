@@ -9,8 +9,17 @@
  * stub finds that argument on entry (sdt_target_arg_operand()). The ELF
  * itself is written by sdt_dso_write(); nothing here knows ELF.
  *
+ * A name given twice (provider.c) gets a stub and a note per probe; the
+ * repeats' symbols carry `:N' (N = 1, 2, ...), which no probe name has, so
+ * every symbol stays unique. Symbols are for people (perf report, gdb):
+ * tracers find probes through the notes.
+ *
+ * The writer only reads the model: it returns, with the layout, the probes
+ * in the order it laid them out, for the loader to publish.
+ *
  * All strings of one object live in one allocation, freed once written.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,12 +55,15 @@ static int fetch_operands(SDTProvider_t *p, const struct sdt_target *t,
 	return 0;
 }
 
-/* Bytes a probe's strings take: spec and semaphore symbol, NULs included. */
-static size_t probe_strings_size(SDTProvider_t *p, const SDTProbe_t *probe,
+/* Room for ":N" after a repeated name's symbols. */
+#define ORDINAL_MAX sizeof(":4294967295")
+
+/* Bytes a probe's strings take: symbols and spec, NULs included. */
+static size_t probe_strings_size(size_t plen, const SDTProbe_t *probe,
 				 const struct operands *ops)
 {
-	size_t size =
-	    strlen(p->name) + strlen(probe->name) + sizeof("__semaphore");
+	size_t size = plen + 2 * strlen(probe->name) + sizeof("__semaphore") +
+		      2 * ORDINAL_MAX;
 
 	for (int i = 0; i < probe->argCount; i++)
 		size += sizeof("-8@ ") + ops->len[i];
@@ -83,119 +95,132 @@ static char *format_spec(char *out, const struct sdt_probe_node *n, int argc,
 	return out;
 }
 
-/* PROVIDER_PROBE_semaphore, the name dtrace -G gives it. */
-static char *format_semaphore(char *out, const char *provider,
-			      const char *probe)
+/* Ends a symbol: ":ORDINAL" for a repeated name, then the NUL. */
+static char *end_symbol(char *out, unsigned ordinal)
 {
-	out = put_str(out, provider, strlen(provider));
-	*out++ = '_';
-	out = put_str(out, probe, strlen(probe));
-	out = put_str(out, "_semaphore", sizeof("_semaphore"));
+	if (ordinal)
+		out += sprintf(out, ":%u", ordinal);
+	*out++ = '\0';
 	return out;
 }
 
-/*
- * A probe named PROVIDER_X_semaphore would share its stub symbol with the
- * semaphore of probe X. Only names of that shape need the search.
- */
-static int symbol_clash(SDTProvider_t *p, const char *name)
+/* Describes PROBE of provider P (name PLEN bytes) in D, strings to S. */
+static char *describe_probe(SDTProvider_t *p, size_t plen,
+			    const SDTProbe_t *probe, const struct operands *ops,
+			    struct sdt_dso_probe *d, char *s)
 {
-	size_t plen = strlen(p->name), nlen = strlen(name);
-	const size_t slen = sizeof("_semaphore") - 1;
+	const struct sdt_probe_node *n = sdt_node_of(probe);
+	size_t nlen = strlen(probe->name);
 
-	if (nlen <= plen + 1 + slen || strncmp(name, p->name, plen) != 0 ||
-	    name[plen] != '_' || strcmp(name + nlen - slen, "_semaphore") != 0)
-		return 0;
-	for (SDTProbeList_t *l = p->probes; l; l = l->next)
-		if (strlen(l->probe.name) == nlen - plen - 1 - slen &&
-		    strncmp(l->probe.name, name + plen + 1,
-			    nlen - plen - 1 - slen) == 0)
-			return 1;
-	return 0;
+	d->provider = p->name;
+	d->name = probe->name;
+	d->stub_symbol = s;
+	s = end_symbol(put_str(s, probe->name, nlen), n->ordinal);
+	/* PROVIDER_PROBE_semaphore, the name dtrace -G gives it. */
+	d->sema_symbol = s;
+	s = put_str(s, p->name, plen);
+	*s++ = '_';
+	s = put_str(s, probe->name, nlen);
+	s = end_symbol(put_str(s, "_semaphore", sizeof("_semaphore") - 1),
+		       n->ordinal);
+	d->args = s;
+	return format_spec(s, n, probe->argCount, ops);
 }
 
-int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
-		     struct sdt_dso_layout *layout)
+/* The probes' descriptions and their order; 0, or -1 with the error set. */
+static int describe_probes(SDTProvider_t *p, const struct sdt_target *t,
+			   struct sdt_dso_probe **probes, char **strings,
+			   struct sdt_object *obj)
 {
 	struct sdt_provider *sp = sdt_provider_of(p);
-	const struct sdt_stub *stub = sdt_stub_for(t);
-	struct sdt_dso_probe *probes = NULL;
 	struct operands ops;
 	unsigned need = 0;
-	size_t size = 0, i = 0;
-	char *strings = NULL, *s, err[256], soname[SDT_NAME_MAX + 32];
-	int ret = -1;
+	size_t size = 0, i = 0, plen = strlen(p->name);
+	char *s;
 
-	if (!stub)
-		return sdt_set_error(p, elfCreationError,
-				     "libstapsdt: provider '%s': no probe stub "
-				     "for %s; supported: x86_64, aarch64",
-				     p->name, sdt_target_name(t));
 	for (SDTProbeList_t *l = p->probes; l; l = l->next)
 		if ((unsigned)l->probe.argCount > need)
 			need = (unsigned)l->probe.argCount;
 	if (fetch_operands(p, t, need, &ops) < 0)
 		return -1;
-	for (SDTProbeList_t *l = p->probes; l; l = l->next) {
-		if (symbol_clash(p, l->probe.name))
-			return sdt_set_error(
-			    p, duplicateProbeError,
-			    "libstapsdt: provider '%s': probe name '%s' "
-			    "is the semaphore symbol of another probe: "
-			    "rename it",
-			    p->name, l->probe.name);
-		size += probe_strings_size(p, &l->probe, &ops);
-	}
-	probes = calloc(sp->nprobes ? sp->nprobes : 1, sizeof(*probes));
-	strings = malloc(size ? size : 1);
-	if (!probes || !strings) {
-		sdt_set_error(p, outOfMemoryError,
-			      "libstapsdt: provider '%s': out of memory for "
-			      "%zu probes",
-			      p->name, sp->nprobes);
-		goto out;
-	}
-	s = strings;
+	for (SDTProbeList_t *l = p->probes; l; l = l->next)
+		size += probe_strings_size(plen, &l->probe, &ops);
+	*probes = calloc(sp->nprobes + 1, sizeof(**probes));
+	*strings = malloc(size + 1);
+	obj->probes = calloc(sp->nprobes + 1, sizeof(*obj->probes));
+	if (!*probes || !*strings || !obj->probes)
+		return sdt_set_error(p, outOfMemoryError,
+				     "libstapsdt: provider '%s': out of memory "
+				     "for %zu probes",
+				     p->name, sp->nprobes);
+	s = *strings;
 	for (SDTProbeList_t *l = p->probes; l; l = l->next, i++) {
-		struct sdt_probe_node *n = sdt_node_of(&l->probe);
+		s = describe_probe(p, plen, &l->probe, &ops, &(*probes)[i], s);
+		obj->probes[i] = &l->probe;
+	}
+	obj->nprobes = i;
+	return 0;
+}
 
-		n->index = (unsigned)i;
-		probes[i].provider = p->name;
-		probes[i].name = l->probe.name;
-		probes[i].stub_symbol = l->probe.name;
-		probes[i].sema_symbol = s;
-		s = format_semaphore(s, p->name, l->probe.name);
-		probes[i].args = s;
-		s = format_spec(s, n, l->probe.argCount, &ops);
+/* Writes the object D describes; 0, or -1 with the error set. */
+static int write_dso(SDTProvider_t *p, int fd, const struct sdt_dso *d,
+		     struct sdt_dso_layout *layout)
+{
+	char err[256] = "";
+	int ret = sdt_dso_write(fd, d, layout, err, sizeof(err));
+
+	if (ret < 0)
+		return sdt_set_error(p, elfCreationError,
+				     "libstapsdt: provider '%s': cannot write "
+				     "its shared object: %s",
+				     p->name, err[0] ? err : strerror(-ret));
+	if (layout->stub_stride < 8)
+		return sdt_set_error(
+		    p, elfCreationError,
+		    "libstapsdt: provider '%s': stubs are %llu "
+		    "bytes apart, fewer than the 8 we read",
+		    p->name, (unsigned long long)layout->stub_stride);
+	return 0;
+}
+
+int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
+		     struct sdt_object *obj)
+{
+	const struct sdt_stub *stub = sdt_stub_for(t);
+	struct sdt_dso_probe *probes = NULL;
+	char *strings = NULL, *soname = NULL;
+	int ret = -1;
+
+	memset(obj, 0, sizeof(*obj));
+	if (!stub)
+		return sdt_set_error(p, elfCreationError,
+				     "libstapsdt: provider '%s': no probe stub "
+				     "for %s; supported: x86_64, aarch64",
+				     p->name, sdt_target_name(t));
+	if (describe_probes(p, t, &probes, &strings, obj) == 0 &&
+	    asprintf(&soname, "libstapsdt-%s.so", p->name) >= 0) {
+		struct sdt_dso dso = {
+		    .target = *t,
+		    .soname = soname,
+		    .stub = stub->code,
+		    .stub_size = stub->size,
+		    .stub_probe_offset = stub->probe_offset,
+		    .probes = probes,
+		    .nprobes = obj->nprobes,
+		};
+
+		ret = write_dso(p, fd, &dso, &obj->layout);
+	} else if (strings && probes && obj->probes) {
+		soname = NULL;
+		sdt_set_error(p, outOfMemoryError,
+			      "libstapsdt: provider '%s': out of memory",
+			      p->name);
 	}
-	snprintf(soname, sizeof(soname), "libstapsdt-%s.so", p->name);
-	struct sdt_dso dso = {
-	    .target = *t,
-	    .soname = soname,
-	    .stub = stub->code,
-	    .stub_size = stub->size,
-	    .stub_probe_offset = stub->probe_offset,
-	    .probes = probes,
-	    .nprobes = sp->nprobes,
-	};
-	err[0] = '\0';
-	ret = sdt_dso_write(fd, &dso, layout, err, sizeof(err));
 	if (ret < 0) {
-		sdt_set_error(p, elfCreationError,
-			      "libstapsdt: provider '%s': cannot write its "
-			      "shared object: %s",
-			      p->name, err[0] ? err : strerror(-ret));
-		ret = -1;
-	} else if (layout->stub_stride < 8) {
-		ret = sdt_set_error(p, elfCreationError,
-				    "libstapsdt: provider '%s': stubs are %llu "
-				    "bytes apart, fewer than the 8 we read",
-				    p->name,
-				    (unsigned long long)layout->stub_stride);
-	} else {
-		ret = 0;
+		free(obj->probes);
+		obj->probes = NULL;
 	}
-out:
+	free(soname);
 	free(probes);
 	free(strings);
 	return ret;

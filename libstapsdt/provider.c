@@ -15,6 +15,23 @@
 
 #include "internal.h"
 
+/*
+ * The one place that names the field `errno': with <errno.h>'s macro set
+ * aside, as in the public header (whichever header brought the macro in).
+ */
+#pragma push_macro("errno")
+#undef errno
+static void store_code(SDTProvider_t *p, SDTError_t code)
+{
+	p->errno = code;
+}
+
+SDTError_t providerErrno(const SDTProvider_t *provider)
+{
+	return provider ? provider->errno : noError;
+}
+#pragma pop_macro("errno")
+
 int sdt_set_error(SDTProvider_t *p, SDTError_t code, const char *fmt, ...)
 {
 	char *msg = NULL;
@@ -26,7 +43,7 @@ int sdt_set_error(SDTProvider_t *p, SDTError_t code, const char *fmt, ...)
 	va_end(ap);
 	free(p->error);
 	p->error = msg;
-	p->errorCode = code;
+	store_code(p, code);
 	return -1;
 }
 
@@ -34,43 +51,41 @@ void sdt_clear_error(SDTProvider_t *p)
 {
 	free(p->error);
 	p->error = NULL;
-	p->errorCode = noError;
+	store_code(p, noError);
 }
 
-/* NULL when NAME is a usable provider or probe name, else why not. */
-static const char *name_problem(const char *name)
+/*
+ * NULL when NAME can be a provider or probe name, else why not. What the
+ * public library takes and tracers still use is allowed (`my-app', `9lives',
+ * `probe.x', UTF-8); refused is only what cannot work: nothing, blanks and
+ * control bytes (tracers split and print names), ':' (it separates provider
+ * and probe in every tracer's syntax), and names longer than MAX.
+ */
+static const char *name_problem(const char *name, size_t max)
 {
 	size_t len;
 
 	if (!name || !*name)
 		return "is empty";
-	len = strnlen(name, SDT_NAME_MAX + 1);
-	if (len > SDT_NAME_MAX)
-		return "is longer than 128 characters";
-	if (name[0] >= '0' && name[0] <= '9')
-		return "starts with a digit";
+	len = strnlen(name, max + 1);
+	if (len > max)
+		return "is too long";
 	for (size_t i = 0; i < len; i++) {
-		char c = name[i];
+		unsigned char c = (unsigned char)name[i];
 
-		if (!(c == '_' || (c >= 'a' && c <= 'z') ||
-		      (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
-			return "has a character other than letters, digits "
-			       "and '_'";
+		if (c == ':')
+			return "contains ':'";
+		if (c <= ' ' || c == 0x7f)
+			return "contains a blank or a control character";
 	}
 	return NULL;
 }
 
-static int valid_arg_type(int t)
-{
-	return t == 1 || t == -1 || t == 2 || t == -2 || t == 4 || t == -4 ||
-	       t == 8 || t == -8;
-}
-
+/* Like the public library, a bad provider name is reported by the load. */
 SDTProvider_t *providerInit(const char *name)
 {
 	struct sdt_provider *sp;
 	SDTProvider_t *p;
-	const char *why;
 
 	if (!name)
 		return NULL;
@@ -83,19 +98,9 @@ SDTProvider_t *providerInit(const char *name)
 		free(sp);
 		return NULL;
 	}
-	p->errorCode = noError;
+	store_code(p, noError);
 	p->_memfd = -1;
 	p->_use_memfd = memfd_enabled;
-	/*
-	 * A bad name is reported here and again by providerLoad(): bindings
-	 * expect a provider back and check errors at load time.
-	 */
-	why = name_problem(name);
-	if (why)
-		sdt_set_error(p, invalidNameError,
-			      "libstapsdt: provider name '%.*s' %s: use a C "
-			      "identifier of at most %d characters",
-			      SDT_NAME_MAX, name, why, SDT_NAME_MAX);
 	return p;
 }
 
@@ -119,6 +124,7 @@ int providerUseMemfd(SDTProvider_t *provider, const MemFDOption_t use_memfd)
 		    provider->name, (int)use_memfd);
 	else {
 		provider->_use_memfd = use_memfd;
+		sdt_clear_error(provider);
 		ret = 1;
 	}
 	sdt_registry_unlock();
@@ -126,43 +132,45 @@ int providerUseMemfd(SDTProvider_t *provider, const MemFDOption_t use_memfd)
 }
 
 /*
- * Probe names are unique within a provider. Runtimes declare thousands of
- * probes, so the check goes through an open hash (linear probing, at most
- * half full) rather than down the list.
+ * Probes by name: an open hash (linear probing, at most half full) of the
+ * first probe of each name, since runtimes declare thousands of probes and
+ * a name is looked up for every one added (duplicates, symbol clashes).
  */
-static size_t name_hash(const char *s)
+static size_t name_hash(const char *s, size_t len)
 {
 	size_t h = 2166136261u; /* FNV-1a */
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
 	return h;
 }
 
-static SDTProbe_t **name_slot(struct sdt_provider *sp, const char *name)
+/* The slot of the LEN-byte name S: its first probe, or an empty slot. */
+static SDTProbe_t **name_slot(struct sdt_provider *sp, const char *s,
+			      size_t len)
 {
-	size_t mask = sp->by_name_cap - 1, i = name_hash(name) & mask;
+	size_t mask = sp->by_name_cap - 1, i = name_hash(s, len) & mask;
 
-	while (sp->by_name[i] && strcmp(sp->by_name[i]->name, name) != 0)
+	while (sp->by_name[i] && (strncmp(sp->by_name[i]->name, s, len) != 0 ||
+				  sp->by_name[i]->name[len] != '\0'))
 		i = (i + 1) & mask;
 	return &sp->by_name[i];
 }
 
-static int find_probe(SDTProvider_t *p, const char *name)
+static SDTProbe_t *find_probe(struct sdt_provider *sp, const char *s,
+			      size_t len)
 {
-	struct sdt_provider *sp = sdt_provider_of(p);
-
-	return sp->by_name_cap && *name_slot(sp, name) != NULL;
+	return sp->by_name_cap ? *name_slot(sp, s, len) : NULL;
 }
 
-/* Room in the hash for one more probe; -1 when memory is short. */
+/* Room in the hash for one more name; -1 when memory is short. */
 static int name_index_reserve(struct sdt_provider *sp)
 {
 	size_t cap = sp->by_name_cap ? sp->by_name_cap : 16;
 	SDTProbe_t **old = sp->by_name;
 	size_t old_cap = sp->by_name_cap;
 
-	while (cap < 2 * (sp->nprobes + 1))
+	while (cap < 2 * (sp->nnames + 1))
 		cap *= 2;
 	if (cap == sp->by_name_cap)
 		return 0;
@@ -174,30 +182,65 @@ static int name_index_reserve(struct sdt_provider *sp)
 	sp->by_name_cap = cap;
 	for (size_t i = 0; i < old_cap; i++)
 		if (old[i])
-			*name_slot(sp, old[i]->name) = old[i];
+			*name_slot(sp, old[i]->name, strlen(old[i]->name)) =
+			    old[i];
 	free(old);
 	return 0;
+}
+
+/*
+ * A probe's stub symbol is its name and its semaphore's is
+ * PROVIDER_PROBE_semaphore (object.c), so probe `P_X_semaphore' and probe
+ * `X' of provider P would define one symbol twice. NAME is refused when it
+ * completes such a pair, whichever of the two comes first.
+ */
+static int symbol_clash(SDTProvider_t *p, const char *name)
+{
+	struct sdt_provider *sp = sdt_provider_of(p);
+	size_t plen = strlen(p->name), nlen = strlen(name);
+	const size_t slen = sizeof("_semaphore") - 1;
+	char buf[512], *sema = buf;
+	int clash;
+
+	if (nlen > plen + 1 + slen && strncmp(name, p->name, plen) == 0 &&
+	    name[plen] == '_' &&
+	    strcmp(name + nlen - slen, "_semaphore") == 0 &&
+	    find_probe(sp, name + plen + 1, nlen - plen - 1 - slen))
+		return 1;
+	if (!sp->by_name_cap)
+		return 0;
+	if (plen + nlen + slen + 2 > sizeof(buf) &&
+	    !(sema = malloc(plen + nlen + slen + 2)))
+		return 0;
+	memcpy(sema, p->name, plen);
+	sema[plen] = '_';
+	memcpy(sema + plen + 1, name, nlen);
+	memcpy(sema + plen + 1 + nlen, "_semaphore", slen + 1);
+	clash = find_probe(sp, sema, plen + nlen + slen + 1) != NULL;
+	if (sema != buf)
+		free(sema);
+	return clash;
+}
+
+static int valid_arg_type(int t)
+{
+	return t == 1 || t == -1 || t == 2 || t == -2 || t == 4 || t == -4 ||
+	       t == 8 || t == -8;
 }
 
 /* Checks everything about a new probe; 0, or -1 with the error set. */
 static int check_probe(SDTProvider_t *p, const char *name, int argc,
 		       const int *types)
 {
-	const char *why = name_problem(name);
+	const char *why = name_problem(name, SDT_PROBE_NAME_MAX);
 
-	if (sdt_provider_of(p)->loaded)
-		return sdt_set_error(p, providerStateError,
-				     "libstapsdt: provider '%s' is loaded: "
-				     "call providerUnload() before adding "
-				     "probe '%.*s'",
-				     p->name, SDT_NAME_MAX, name ? name : "");
 	if (why)
 		return sdt_set_error(p, invalidNameError,
 				     "libstapsdt: provider '%s': probe name "
-				     "'%.*s' %s: use a C identifier of at most "
-				     "%d characters",
-				     p->name, SDT_NAME_MAX, name ? name : "",
-				     why, SDT_NAME_MAX);
+				     "'%.*s' %s: use at most %d printable "
+				     "characters other than ':'",
+				     p->name, SDT_PROBE_NAME_MAX,
+				     name ? name : "", why, SDT_PROBE_NAME_MAX);
 	if (argc < 0 || argc > SDT_MAX_ARGS)
 		return sdt_set_error(p, invalidArgumentError,
 				     "libstapsdt: probe '%s:%s': %d arguments; "
@@ -212,25 +255,44 @@ static int check_probe(SDTProvider_t *p, const char *name, int argc,
 			    "uint32/int32, uint64/int64 (1, 2, 4, 8, "
 			    "negative for signed)",
 			    p->name, name, i + 1, types[i]);
-	if (find_probe(p, name))
+	if (symbol_clash(p, name))
 		return sdt_set_error(p, duplicateProbeError,
-				     "libstapsdt: provider '%s' already has a "
-				     "probe named '%s': probe names must be "
-				     "unique within a provider",
+				     "libstapsdt: provider '%s': probe name "
+				     "'%s' and another probe's semaphore "
+				     "symbol would be one symbol: rename it",
 				     p->name, name);
 	return 0;
+}
+
+/*
+ * A name given twice makes two probes, each with its own stub and note:
+ * tracers see one probe with several sites, and each probeFire() goes to
+ * its own site. The later ones are numbered for their symbols (object.c).
+ */
+static void index_name(struct sdt_provider *sp, struct sdt_probe_node *n)
+{
+	const char *name = n->pub.list.probe.name;
+	SDTProbe_t **slot = name_slot(sp, name, strlen(name));
+
+	if (*slot) {
+		n->ordinal = ++sdt_node_of(*slot)->copies;
+		return;
+	}
+	*slot = &n->pub.list.probe;
+	sp->nnames++;
 }
 
 static SDTProbe_t *add_probe(SDTProvider_t *p, const char *name, int argc,
 			     const int *types)
 {
+	struct sdt_provider *sp = sdt_provider_of(p);
 	struct sdt_probe_node *n;
 	SDTProbe_t *probe;
 
 	if (check_probe(p, name, argc, types) < 0)
 		return NULL;
 	n = calloc(1, sizeof(*n));
-	if (!n || name_index_reserve(sdt_provider_of(p)) < 0 ||
+	if (!n || name_index_reserve(sp) < 0 ||
 	    !(n->pub.list.probe.name = strdup(name))) {
 		free(n);
 		sdt_set_error(p, outOfMemoryError,
@@ -251,8 +313,9 @@ static SDTProbe_t *add_probe(SDTProvider_t *p, const char *name, int argc,
 	/* Newest first, as the public library keeps them. */
 	n->pub.list.next = p->probes;
 	p->probes = &n->pub.list;
-	*name_slot(sdt_provider_of(p), probe->name) = probe;
-	sdt_provider_of(p)->nprobes++;
+	index_name(sp, n);
+	sp->nprobes++;
+	sdt_clear_error(p);
 	return probe;
 }
 
@@ -319,20 +382,37 @@ const volatile unsigned short *probeSemaphore(const SDTProbe_t *probe)
 			       __ATOMIC_ACQUIRE);
 }
 
+/*
+ * A provider name has to fit in the memfd's or the file's name: one too
+ * long is the public library's tmpCreationError, reported at load as there.
+ */
+static int check_provider_name(SDTProvider_t *p)
+{
+	const char *why = name_problem(p->name, SIZE_MAX / 4);
+
+	if (!why && strlen(p->name) > SDT_PROVIDER_NAME_MAX)
+		return sdt_set_error(p, tmpCreationError,
+				     "libstapsdt: provider name '%.40s...' is "
+				     "%zu characters: a memfd or file for its "
+				     "object takes at most %d",
+				     p->name, strlen(p->name),
+				     SDT_PROVIDER_NAME_MAX);
+	if (why)
+		return sdt_set_error(p, invalidNameError,
+				     "libstapsdt: provider name '%s' %s: use "
+				     "printable characters other than ':'",
+				     p->name, why);
+	return 0;
+}
+
 int providerLoad(SDTProvider_t *provider)
 {
-	const char *why;
 	int ret;
 
 	if (!provider)
 		return -1;
-	why = name_problem(provider->name);
-	if (why)
-		return sdt_set_error(provider, invalidNameError,
-				     "libstapsdt: provider name '%.*s' %s: use "
-				     "a C identifier of at most %d characters",
-				     SDT_NAME_MAX, provider->name, why,
-				     SDT_NAME_MAX);
+	if (check_provider_name(provider) < 0)
+		return -1;
 	sdt_registry_lock();
 	ret = sdt_load(sdt_provider_of(provider));
 	sdt_registry_unlock();

@@ -4,8 +4,8 @@
  * the object comes from gen-object on the host. This stands in for
  * object.c: it copies that file ($LSDT_OBJECT) into the loader's
  * descriptor and reports the layout gen-object printed ($LSDT_LAYOUT:
- * "STUB_ADDR STUB_STRIDE SEMA_ADDR"), numbering the probes in list order
- * exactly as object.c does. Everything else runs as in the library.
+ * "STUB_ADDR STUB_STRIDE SEMA_ADDR"), with the probes in list order, the
+ * order object.c lays them out in. Everything else runs as in the library.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,13 +16,13 @@
 #include "internal.h"
 
 int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
-		     struct sdt_dso_layout *layout)
+		     struct sdt_object *obj)
 {
+	struct sdt_provider *sp = sdt_provider_of(p);
 	const char *path = getenv("LSDT_OBJECT"), *lay = getenv("LSDT_LAYOUT");
 	unsigned long long stub, stride, sema;
 	char buf[65536];
 	ssize_t n;
-	unsigned i = 0;
 	int in;
 
 	(void)t;
@@ -37,10 +37,14 @@ int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
 		if (write(fd, buf, (size_t)n) != n)
 			break;
 	close(in);
-	layout->stub_addr = stub;
-	layout->stub_stride = stride;
-	layout->sema_addr = sema;
+	obj->layout.stub_addr = stub;
+	obj->layout.stub_stride = stride;
+	obj->layout.sema_addr = sema;
+	obj->nprobes = 0;
+	obj->probes = calloc(sp->nprobes + 1, sizeof(*obj->probes));
+	if (!obj->probes)
+		return sdt_set_error(p, outOfMemoryError, "shim: no memory");
 	for (SDTProbeList_t *l = p->probes; l; l = l->next)
-		sdt_node_of(&l->probe)->index = i++;
+		obj->probes[obj->nprobes++] = &l->probe;
 	return 0;
 }

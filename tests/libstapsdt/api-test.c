@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libstapsdt without a tracer: every validation error (code and message),
- * the state rules (no probes added to a loaded provider, no double load),
+ * the names the public library accepts, repeated probe names, the state
+ * rules it follows (double load and unload are no-ops, probes added while
+ * loaded wait for the next load, errors clear on success),
  * what load and unload do to the public fields, file placement and its
  * cleanup (also after a load that failed half way), and the extensions.
  * Run by make check directly and under valgrind (valgrind.sh).
@@ -62,20 +64,31 @@ static int entries(const char *dir)
 static void test_validation(void)
 {
 	SDTProvider_t *p = providerInit("myprov");
-	char longname[200];
+	char longname[300];
 
 	CHECK(p && p->errno == noError && p->error == NULL);
 	CHECK(strcmp(p->name, "myprov") == 0 && p->probes == NULL);
 	CHECK(!providerAddProbe(p, "", 0));
 	expect_error(p, invalidNameError, "empty");
-	CHECK(!providerAddProbe(p, "a-b", 0));
-	expect_error(p, invalidNameError, "a-b");
-	CHECK(!providerAddProbe(p, "9lives", 0));
-	expect_error(p, invalidNameError, "digit");
-	memset(longname, 'x', sizeof(longname) - 1);
-	longname[sizeof(longname) - 1] = '\0';
+	CHECK(!providerAddProbe(p, "a b", 0));
+	expect_error(p, invalidNameError, "blank");
+	CHECK(!providerAddProbe(p, "tab\there", 0));
+	expect_error(p, invalidNameError, "control");
+	CHECK(!providerAddProbe(p, "a:b", 0));
+	expect_error(p, invalidNameError, "':'");
+	CHECK(!providerAddProbe(p, NULL, 0));
+	expect_error(p, invalidNameError, "empty");
+	memset(longname, 'x', 256);
+	longname[256] = '\0';
 	CHECK(!providerAddProbe(p, longname, 0));
-	expect_error(p, invalidNameError, "longer");
+	expect_error(p, invalidNameError, "too long");
+	/* What the public library accepts and tracers attach to. */
+	longname[255] = '\0';
+	CHECK(providerAddProbe(p, longname, 0) != NULL);
+	CHECK(p->errno == noError && p->error == NULL);
+	CHECK(providerAddProbe(p, "a-b", 0) && providerAddProbe(p, "9lives", 0) &&
+	      providerAddProbe(p, "probe.x", 0) &&
+	      providerAddProbe(p, "caf\xc3\xa9", 0));
 	CHECK(!providerAddProbe(p, "neg", -1));
 	expect_error(p, invalidArgumentError, "-1 arguments");
 	CHECK(!providerAddProbe(p, "many", 13, int8, int8, int8, int8, int8,
@@ -88,34 +101,63 @@ static void test_validation(void)
 	expect_error(p, invalidArgumentError, "argument 1");
 	CHECK(!providerAddProbeArgs(p, "nullarr", 2, NULL));
 	expect_error(p, invalidArgumentError, "no types");
-	CHECK(providerAddProbe(p, "twice", 0) != NULL);
-	CHECK(!providerAddProbe(p, "twice", 1, int8));
-	expect_error(p, duplicateProbeError, "twice");
+	CHECK(providerUseMemfd(p, (MemFDOption_t)7) == 0);
+	expect_error(p, invalidArgumentError, "memfd option 7");
+	/* A success clears the last error. */
+	CHECK(providerAddProbe(p, "after", 0) != NULL);
+	CHECK(p->errno == noError && p->error == NULL);
+	providerDestroy(p);
+	CHECK(providerInit(NULL) == NULL);
+	providerDestroy(NULL);
+}
+
+/* Provider names: the public library's, its length limit and code. */
+static void test_provider_names(void)
+{
+	const char *good[] = {"my-app", "my.app", "9lives", "a/b", NULL};
+	char longname[202];
+	SDTProvider_t *p;
+
+	for (int i = 0; good[i]; i++) {
+		p = providerInit(good[i]);
+		CHECK(providerAddProbe(p, "probe-1", 1, int32) != NULL);
+		CHECK(providerLoad(p) == 0);
+		CHECK(p->errno == noError && p->error == NULL);
+		providerDestroy(p);
+	}
+	memset(longname, 'p', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = '\0';
+	p = providerInit(longname);
+	CHECK(p != NULL && p->errno == noError);
+	CHECK(providerLoad(p) == -1);
+	expect_error(p, tmpCreationError, "201 characters");
+	providerDestroy(p);
+	p = providerInit("a:b");
+	CHECK(providerLoad(p) == -1);
+	expect_error(p, invalidNameError, "':'");
+	providerDestroy(p);
+}
+
+/* A repeated name: one probe for tracers, one stub per call. */
+static void test_repeats(void)
+{
+	SDTProvider_t *p = providerInit("rep");
+	SDTProbe_t *a = providerAddProbe(p, "twice", 0);
+	SDTProbe_t *b = providerAddProbe(p, "twice", 1, int8);
+
+	CHECK(a && b && a != b);
 	/* Still found among many (the name index grows several times). */
 	for (int i = 0; i < 3000; i++) {
 		char name[16];
 
-		snprintf(name, sizeof(name), "many%d", i);
+		snprintf(name, sizeof(name), "many%d", i % 1500);
 		CHECK(providerAddProbe(p, name, 0) != NULL);
 	}
-	CHECK(!providerAddProbe(p, "twice", 0) && !providerAddProbe(p, "many0", 0) &&
-	      !providerAddProbe(p, "many2999", 0) && !providerAddProbe(p, "many1234", 0));
-	expect_error(p, duplicateProbeError, "many1234");
-	CHECK(providerAddProbe(p, "many3000", 0) != NULL);
-	CHECK(providerUseMemfd(p, (MemFDOption_t)7) == 0);
-	expect_error(p, invalidArgumentError, "memfd option 7");
+	CHECK(providerLoad(p) == 0);
+	CHECK(a->_fire && b->_fire && a->_fire != b->_fire);
+	probeFire(a);
+	probeFire(b, 1);
 	providerDestroy(p);
-
-	/* A bad provider name: reported at once and again by the load. */
-	p = providerInit("my.prov");
-	CHECK(p != NULL);
-	expect_error(p, invalidNameError, "my.prov");
-	CHECK(providerAddProbe(p, "ok", 0) != NULL);
-	CHECK(providerLoad(p) == -1);
-	expect_error(p, invalidNameError, "my.prov");
-	providerDestroy(p);
-	CHECK(providerInit(NULL) == NULL);
-	providerDestroy(NULL);
 }
 
 static void test_lifecycle(void)
@@ -125,6 +167,9 @@ static void test_lifecycle(void)
 	SDTProbe_t *p12 =
 	    providerAddProbe(p, "p12", 12, int8, uint8, int16, uint16, int32,
 			     uint32, int64, uint64, int8, int16, int32, int64);
+
+	SDTProbe_t *late;
+	void *handle;
 
 	CHECK(p0 && p12);
 	CHECK(p12->argCount == 12 && p12->argFmt[0] == int8 &&
@@ -147,6 +192,7 @@ static void test_lifecycle(void)
 #if defined(__x86_64__)
 	/* The check a Go binding makes by itself on an idle probe. */
 	CHECK((*(uint8_t *)p0->_fire & 0x90) == 0x90);
+	CHECK(*(uint8_t *)p0->_fire == 0x90);
 #endif
 	CHECK(!probeIsEnabled(p0) && !probeIsEnabled(p12));
 	CHECK(!probeIsEnabledInline(p12) && *probeSemaphore(p12) == 0);
@@ -154,12 +200,15 @@ static void test_lifecycle(void)
 	probeFire(p0);
 	probeFire(p12, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
 
-	CHECK(!providerAddProbe(p, "late", 0));
-	expect_error(p, providerStateError, "providerUnload");
-	CHECK(providerLoad(p) == -1);
-	expect_error(p, providerStateError, "already loaded");
+	/* Added while loaded: takes effect at the next load. */
+	late = providerAddProbe(p, "late", 1, uint64);
+	CHECK(late && late->_fire == NULL);
+	probeFire(late, 1);
+	handle = p->_handle;
+	CHECK(providerLoad(p) == 0 && p->_handle == handle);
 	CHECK(providerUseMemfd(p, memfd_disabled) == 0);
 	expect_error(p, providerStateError, "placement");
+	CHECK(providerLoad(p) == 0 && p->errno == noError && !p->error);
 
 	CHECK(providerUnload(p) == 0);
 	CHECK(p0->_fire == NULL && p->_handle == NULL && p->_memfd == -1);
@@ -167,26 +216,24 @@ static void test_lifecycle(void)
 	CHECK(!probeIsEnabled(p12));
 	CHECK(providerUnload(p) == 0);
 
-	/* Unloaded: probes may be added and the provider loaded again. */
-	CHECK(providerAddProbe(p, "late", 1, uint64) != NULL);
 	CHECK(providerLoad(p) == 0);
-	CHECK(p0->_fire != NULL);
+	CHECK(p0->_fire != NULL && late->_fire != NULL);
 	/* Destroy unloads first. */
 	providerDestroy(p);
 }
 
-static void test_clash(const char *tmp)
+/* Stub and semaphore symbols never clash: refused when added. */
+static void test_clash(void)
 {
 	SDTProvider_t *p = providerInit("cl");
 
-	providerUseMemfd(p, memfd_disabled);
 	CHECK(providerAddProbe(p, "x", 0) != NULL);
-	CHECK(providerAddProbe(p, "cl_x_semaphore", 0) != NULL);
-	CHECK(providerLoad(p) == -1);
+	CHECK(!providerAddProbe(p, "cl_x_semaphore", 0));
 	expect_error(p, duplicateProbeError, "cl_x_semaphore");
-	/* The failed load left nothing behind. */
-	if (tmp)
-		CHECK(entries(tmp) == 0);
+	CHECK(providerAddProbe(p, "cl_y_semaphore", 0) != NULL);
+	CHECK(!providerAddProbe(p, "y", 0));
+	expect_error(p, duplicateProbeError, "'y'");
+	CHECK(providerLoad(p) == 0);
 	providerDestroy(p);
 }
 
@@ -224,8 +271,10 @@ int main(void)
 	if (tmp && entries(tmp) != 0)
 		tmp = NULL;
 	test_validation();
+	test_provider_names();
+	test_repeats();
 	test_lifecycle();
-	test_clash(tmp);
+	test_clash();
 	if (tmp)
 		test_file_mode(tmp);
 	else

@@ -11,6 +11,7 @@
  */
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "elfobj.h"
@@ -25,7 +26,7 @@ int main(int argc, char **argv)
 	static const ArgType_t tm12[] = {int8,	uint8,	int16, uint16,
 					 int32, uint32, int64, uint64,
 					 int8,	int16,	int32, int64};
-	struct sdt_dso_layout layout;
+	struct sdt_object obj;
 	struct sdt_target t;
 	SDTProvider_t *p;
 	char name[8];
@@ -46,18 +47,19 @@ int main(int argc, char **argv)
 		perror(argv[2]);
 		return 1;
 	}
-	if (sdt_object_write(p, &t, fd, &layout) < 0) {
+	if (sdt_object_write(p, &t, fd, &obj) < 0) {
 		fprintf(stderr, "gen-object: %s\n", p->error);
 		return 1;
 	}
 	close(fd);
 	printf("layout stub_addr=0x%llx stub_stride=%llu sema_addr=0x%llx\n",
-	       (unsigned long long)layout.stub_addr,
-	       (unsigned long long)layout.stub_stride,
-	       (unsigned long long)layout.sema_addr);
-	for (SDTProbeList_t *l = p->probes; l; l = l->next)
-		printf("probe %u %s %d\n", sdt_node_of(&l->probe)->index,
-		       l->probe.name, l->probe.argCount);
+	       (unsigned long long)obj.layout.stub_addr,
+	       (unsigned long long)obj.layout.stub_stride,
+	       (unsigned long long)obj.layout.sema_addr);
+	for (size_t i = 0; i < obj.nprobes; i++)
+		printf("probe %zu %s %d\n", i, obj.probes[i]->name,
+		       obj.probes[i]->argCount);
+	free(obj.probes);
 	providerDestroy(p);
 	return 0;
 }

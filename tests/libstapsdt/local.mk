@@ -1,6 +1,6 @@
 # tests/libstapsdt: the runtime library, with and without real tracers.
 check_PROGRAMS += tests/libstapsdt/api-test tests/libstapsdt/probe-host \
-	tests/libstapsdt/gen-object
+	tests/libstapsdt/gen-object tests/libstapsdt/cycles
 tests_libstapsdt_api_test_SOURCES = tests/libstapsdt/api-test.c
 tests_libstapsdt_api_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
 tests_libstapsdt_api_test_LDADD = libstapsdt/libstapsdt.la
@@ -8,6 +8,9 @@ tests_libstapsdt_probe_host_SOURCES = tests/libstapsdt/probe-host.c
 tests_libstapsdt_probe_host_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/libstapsdt
 tests_libstapsdt_probe_host_LDADD = libstapsdt/libstapsdt.la
+tests_libstapsdt_cycles_SOURCES = tests/libstapsdt/cycles.c
+tests_libstapsdt_cycles_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
+tests_libstapsdt_cycles_LDADD = libstapsdt/libstapsdt.la
 # Writes a provider's object for any target (aarch64 from an x86 host):
 # the library's sources linked in, so its internals are reachable.
 tests_libstapsdt_gen_object_SOURCES = tests/libstapsdt/gen-object.c \
@@ -28,6 +31,9 @@ LIBSTAPSDT_TESTS = \
 	tests/libstapsdt/perf.sh \
 	tests/libstapsdt/unload-attached.sh \
 	tests/libstapsdt/stress.sh \
+	tests/libstapsdt/cycles.sh \
+	tests/libstapsdt/cgo.sh \
+	tests/libstapsdt/python.sh \
 	tests/libstapsdt/valgrind.sh \
 	tests/libstapsdt/aarch64.sh
 TESTS += $(LIBSTAPSDT_TESTS)
@@ -37,5 +43,8 @@ EXTRA_DIST += $(LIBSTAPSDT_TESTS) \
 	tests/libstapsdt/compat.c \
 	tests/libstapsdt/compat-errno.c \
 	tests/libstapsdt/stress.c \
+	tests/libstapsdt/fork-stress.c \
+	tests/libstapsdt/cgo-host.go \
+	tests/libstapsdt/ctypes-host.py \
 	tests/libstapsdt/aarch64-run.c \
 	tests/libstapsdt/aarch64-shim.c

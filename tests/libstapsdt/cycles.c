@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Load/unload cycles give everything back: after each unload the process
+ * has the descriptors and mappings it had before the first load, and no
+ * mapping of a libstapsdt object. Runtimes that add probes unload and
+ * reload all day; cycles.sh runs this under a low `ulimit -n'.
+ * `cycles N memfd|file'.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libstapsdt.h"
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1; /* the one opendir() holds */
+}
+
+/* Mappings in /proc/self/maps, and how many are libstapsdt objects. */
+static int count_maps(int *objects)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096];
+	int n = 0;
+
+	*objects = 0;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		n++;
+		*objects += strstr(line, "libstapsdt-cyc") != NULL;
+	}
+	fclose(f);
+	return n;
+}
+
+static int check(const char *when, long cycle, int fds, int maps)
+{
+	int objects, m = count_maps(&objects), f = count_fds();
+
+	if (f == fds && m == maps && objects == 0)
+		return 0;
+	fprintf(stderr,
+		"cycles: %s %ld: %d fds (%d before), %d mappings (%d before), "
+		"%d of an object\n",
+		when, cycle, f, fds, m, maps, objects);
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 1000;
+	int file = argc > 2 && strcmp(argv[2], "file") == 0;
+	SDTProvider_t *p = providerInit("cyc-le"), *other;
+	SDTProbe_t *probe;
+	int fds, maps, objects;
+
+	providerUseMemfd(p, file ? memfd_disabled : memfd_enabled);
+	probe = providerAddProbe(p, "tick", 1, int64);
+	providerAddProbe(p, "tock", 2, int32, uint8);
+	maps = count_maps(&objects);
+	fds = count_fds();
+	for (long i = 0; i < n; i++) {
+		if (providerLoad(p) != 0) {
+			fprintf(stderr, "cycles: load %ld: %s\n", i, p->error);
+			return 1;
+		}
+		probeFire(probe, i);
+		if (i == 0 && (count_maps(&objects) <= maps || objects == 0)) {
+			fprintf(stderr, "cycles: the object is not mapped\n");
+			return 1;
+		}
+		if (providerUnload(p) != 0) {
+			fprintf(stderr, "cycles: unload %ld: %s\n", i, p->error);
+			return 1;
+		}
+		if ((i % (n / 20 + 1) == 0 || i == n - 1) &&
+		    check("after unload", i, fds, maps) < 0)
+			return 1;
+	}
+	/* Another provider still loads: no descriptor was left behind. */
+	other = providerInit("cyc-other");
+	providerAddProbe(other, "x", 0);
+	if (providerLoad(other) != 0) {
+		fprintf(stderr, "cycles: another provider: %s\n", other->error);
+		return 1;
+	}
+	providerDestroy(other);
+	providerDestroy(p);
+	if (check("after destroy", n, fds, maps) < 0)
+		return 1;
+	printf("cycles: %ld %s load/unload cycles: %d fds and %d mappings "
+	       "throughout\n",
+	       n, file ? "file" : "memfd", fds, maps);
+	return 0;
+}
