@@ -27,19 +27,19 @@
 #include "internal.h"
 
 static const unsigned char stub_x86_64[] = {
-    0x90,			  /* nop: the probe's PC */
-    0x0f, 0x1f, 0x44, 0x00, 0x00, /* nopl 0x0(%rax,%rax,1) */
-    0xc3,			  /* ret */
+	0x90,			      /* nop: the probe's PC */
+	0x0f, 0x1f, 0x44, 0x00, 0x00, /* nopl 0x0(%rax,%rax,1) */
+	0xc3,			      /* ret */
 };
 
 static const unsigned char stub_aarch64[] = {
-    0x1f, 0x20, 0x03, 0xd5, /* nop: the probe's PC */
-    0xc0, 0x03, 0x5f, 0xd6, /* ret */
+	0x1f, 0x20, 0x03, 0xd5, /* nop: the probe's PC */
+	0xc0, 0x03, 0x5f, 0xd6, /* ret */
 };
 
 static const struct sdt_stub stubs[] = {
-    {stub_x86_64, sizeof(stub_x86_64), 0},
-    {stub_aarch64, sizeof(stub_aarch64), 0},
+	{ stub_x86_64, sizeof(stub_x86_64), 0 },
+	{ stub_aarch64, sizeof(stub_aarch64), 0 },
 };
 
 const struct sdt_stub *sdt_stub_for(const struct sdt_target *t)
@@ -56,7 +56,7 @@ const struct sdt_stub *sdt_stub_for(const struct sdt_target *t)
 uint64_t sdt_stub_idle_word(void)
 {
 	static uint64_t cached; /* 0 until computed, as for no stub at all */
-	unsigned char bytes[8] = {0};
+	unsigned char bytes[8] = { 0 };
 	const struct sdt_stub *stub;
 	struct sdt_target host;
 	uint64_t word = __atomic_load_n(&cached, __ATOMIC_RELAXED);

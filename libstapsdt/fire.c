@@ -33,7 +33,7 @@
 #undef probeIsEnabled /* the header's inline one: here is the function */
 
 #if defined(__x86_64__) ||                                                     \
-    (defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+	(defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
 #define SDT_NAMED_VARARGS 1
 #endif
 
@@ -165,7 +165,7 @@ void probeFire(SDTProbe_t *probe, ...);
 
 void probeFire(SDTProbe_t *probe, ...)
 {
-	uint64_t a[SDT_MAX_ARGS] = {0};
+	uint64_t a[SDT_MAX_ARGS] = { 0 };
 	unsigned long w = reader_word();
 	void *stub;
 	va_list ap;

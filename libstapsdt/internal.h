@@ -46,7 +46,7 @@ struct sdt_probe_node {
 	SDTProbeNode_t pub;
 	signed char types[SDT_MAX_ARGS]; /* all argument types */
 	unsigned ordinal; /* 0, or N for the Nth repeat of an earlier name */
-	unsigned copies; /* first of a name: how many repeats followed */
+	unsigned copies;  /* first of a name: how many repeats followed */
 };
 
 /* Without membarrier: an unloaded object kept until destroy (loader.c). */
@@ -61,13 +61,13 @@ struct sdt_provider {
 	SDTProvider_t pub;
 	int loaded;
 	size_t nprobes;
-	size_t nnames; /* distinct names: entries in by_name */
+	size_t nnames;	      /* distinct names: entries in by_name */
 	SDTProbe_t **by_name; /* open hash of the probes by name (provider.c) */
-	size_t by_name_cap; /* slots: 0 or a power of two, over 2 * nnames */
-	char *dir; /* file mode: the private directory, else NULL */
-	long owner; /* pid that placed the file: only it removes it */
-	int shared; /* a child forked since the file was placed */
-	uintptr_t base; /* load address of the loaded object */
+	size_t by_name_cap;   /* slots: 0 or a power of two, over 2 * nnames */
+	char *dir;	      /* file mode: the private directory, else NULL */
+	long owner;	      /* pid that placed the file: only it removes it */
+	int shared;	      /* a child forked since the file was placed */
+	uintptr_t base;	      /* load address of the loaded object */
 	struct sdt_retired *retired;
 	struct sdt_provider *next_placed; /* registry: providers with files */
 };
@@ -83,7 +83,7 @@ struct sdt_reader {
 	struct sdt_reader *next;
 };
 extern __thread struct sdt_reader sdt_reader_self
-    __attribute__((tls_model("initial-exec")));
+	__attribute__((tls_model("initial-exec")));
 unsigned long sdt_reader_register(void);
 
 static inline struct sdt_provider *sdt_provider_of(SDTProvider_t *p)
@@ -101,7 +101,7 @@ extern const volatile unsigned short sdt_idle_semaphore;
 
 /* provider.c: record an error on P (message formatted); returns -1. */
 int sdt_set_error(SDTProvider_t *p, SDTError_t code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4)));
 void sdt_clear_error(SDTProvider_t *p);
 
 /* arch.c: the stub for T, or NULL when we have none for that machine. */

@@ -48,9 +48,9 @@ typedef enum {
 	sharedLibraryCloseError = 4, /* also: _handle was dlclosed by others */
 	/* Extension: conditions the public library does not detect. */
 	invalidNameError = 5, /* empty, blank, control bytes, ':', too long */
-	duplicateProbeError = 6, /* probe name = another's semaphore symbol */
+	duplicateProbeError = 6,  /* probe name = another's semaphore symbol */
 	invalidArgumentError = 7, /* argCount outside 0..12, bad ArgType_t */
-	providerStateError = 8, /* placement changed while loaded */
+	providerStateError = 8,	  /* placement changed while loaded */
 	outOfMemoryError = 9
 } SDTError_t;
 
@@ -66,17 +66,14 @@ typedef enum {
 	int64 = -8
 } ArgType_t;
 
-typedef enum {
-	memfd_disabled = 0,
-	memfd_enabled = 1
-} MemFDOption_t;
+typedef enum { memfd_disabled = 0, memfd_enabled = 1 } MemFDOption_t;
 
 struct SDTProvider;
 
 typedef struct SDTProbe {
 	char *name;
 	ArgType_t argFmt[MAX_ARGUMENTS]; /* the first 6 argument types */
-	void *_fire; /* the stub while loaded, else NULL */
+	void *_fire;			 /* the stub while loaded, else NULL */
 	struct SDTProvider *provider;
 	int argCount;
 } SDTProbe_t;
@@ -102,7 +99,7 @@ typedef struct SDTProbeList_ {
 typedef struct SDTProvider {
 	char *name;
 	SDTProbeList_t *probes; /* newest first */
-	SDTError_t errno; /* noError, or what the last call failed with */
+	SDTError_t errno;	/* noError, or what the last call failed with */
 	char *error; /* NULL, or a message saying what failed and why */
 
 	/* private */
@@ -204,7 +201,7 @@ typedef struct SDTProbeNode_ {
 	_sdt_u64 _idle_word;
 } SDTProbeNode_t;
 
-#if defined(__cplusplus) || \
+#if defined(__cplusplus) ||                                                    \
 	(defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
 #define _SDT_INLINE static inline
 #else
@@ -221,7 +218,8 @@ typedef struct SDTProbeNode_ {
  */
 _SDT_INLINE int probeIsEnabledInline(const SDTProbe_t *probe)
 {
-	const SDTProbeNode_t *node = (const SDTProbeNode_t *)(const void *)probe;
+	const SDTProbeNode_t *node =
+		(const SDTProbeNode_t *)(const void *)probe;
 #if defined(__GNUC__)
 	const volatile unsigned short *sema =
 		__atomic_load_n(&node->_semaphore, __ATOMIC_RELAXED);
@@ -242,7 +240,8 @@ _SDT_INLINE int probeIsEnabledInline(const SDTProbe_t *probe)
  */
 _SDT_INLINE void *_sdt_traced_stub(const SDTProbe_t *probe)
 {
-	const SDTProbeNode_t *node = (const SDTProbeNode_t *)(const void *)probe;
+	const SDTProbeNode_t *node =
+		(const SDTProbeNode_t *)(const void *)probe;
 	void *stub;
 	const volatile unsigned short *sema;
 	_sdt_u64 word;

@@ -69,7 +69,7 @@ void sdt_registry_unlock(void)
  * for until they are seen outside.
  */
 __thread struct sdt_reader sdt_reader_self
-    __attribute__((tls_model("initial-exec")));
+	__attribute__((tls_model("initial-exec")));
 static pthread_mutex_t readers_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sdt_reader *readers;
 static pthread_key_t reader_key;
@@ -122,9 +122,9 @@ static int membarrier_ready(void)
 {
 	if (membarrier_state < 0)
 		membarrier_state =
-		    syscall(__NR_membarrier,
-			    MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
-			    0) == 0;
+			syscall(__NR_membarrier,
+				MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
+				0) == 0;
 	return membarrier_state;
 }
 
@@ -139,7 +139,7 @@ static int grace_wait(void)
 		/* A busy thread is out often: look a few times per yield. */
 		for (int i = 0; r != &sdt_reader_self &&
 				__atomic_load_n(&r->word, __ATOMIC_ACQUIRE) ==
-				    SDT_READER_IN;
+					SDT_READER_IN;
 		     i++)
 			if (i % 64 == 63)
 				sched_yield();
@@ -246,8 +246,8 @@ static int usable_dir(const char *base)
 
 static char *make_private_dir(void)
 {
-	const char *bases[] = {secure_getenv("XDG_RUNTIME_DIR"),
-			       secure_getenv("TMPDIR"), "/tmp"};
+	const char *bases[] = { secure_getenv("XDG_RUNTIME_DIR"),
+				secure_getenv("TMPDIR"), "/tmp" };
 
 	for (size_t i = 0; i < sizeof(bases) / sizeof(bases[0]); i++) {
 		char *dir;
@@ -311,13 +311,13 @@ static int place_file(struct sdt_provider *p, char **path)
 	p->dir = make_private_dir();
 	if (!p->dir)
 		return sdt_set_error(
-		    pub, tmpCreationError,
-		    "libstapsdt: provider '%s': no directory "
-		    "for its object: $XDG_RUNTIME_DIR, $TMPDIR "
-		    "and /tmp are all missing, read-only, "
-		    "noexec or full; point TMPDIR at a "
-		    "writable, exec-mounted directory",
-		    pub->name);
+			pub, tmpCreationError,
+			"libstapsdt: provider '%s': no directory "
+			"for its object: $XDG_RUNTIME_DIR, $TMPDIR "
+			"and /tmp are all missing, read-only, "
+			"noexec or full; point TMPDIR at a "
+			"writable, exec-mounted directory",
+			pub->name);
 	*path = file_path(p->dir, pub->name);
 	if (!*path) {
 		remove_file(p, NULL);
@@ -366,11 +366,11 @@ static int object_base(struct sdt_provider *p, void *handle, const char *path,
 	    strcmp(obj->probes[(sym - first) / lay->stub_stride]->name,
 		   obj->probes[0]->name) != 0)
 		return sdt_set_error(
-		    &p->pub, symbolLoadingError,
-		    "libstapsdt: provider '%s': stub '%s' of %s is "
-		    "at %#lx, not where its layout puts it",
-		    p->pub.name, obj->probes[0]->name, path,
-		    (unsigned long)sym);
+			&p->pub, symbolLoadingError,
+			"libstapsdt: provider '%s': stub '%s' of %s is "
+			"at %#lx, not where its layout puts it",
+			p->pub.name, obj->probes[0]->name, path,
+			(unsigned long)sym);
 	return 0;
 }
 
@@ -492,7 +492,7 @@ static int match_object(struct dl_phdr_info *info, size_t size, void *arg)
 static int close_object(struct sdt_provider *p)
 {
 	SDTProvider_t *pub = &p->pub;
-	struct find_object f = {p->base, pub->_filename, 0};
+	struct find_object f = { p->base, pub->_filename, 0 };
 
 	dl_iterate_phdr(match_object, &f);
 	if (!f.found)

@@ -27,6 +27,7 @@
 
 #include "elfobj.h"
 #include "internal.h"
+#include "names.h"
 
 #define OPERAND_MAX 32
 
@@ -46,10 +47,11 @@ static int fetch_operands(SDTProvider_t *p, const struct sdt_target *t,
 
 		if (n < 0)
 			return sdt_set_error(
-			    p, elfCreationError,
-			    "libstapsdt: provider '%s': %s has no operand "
-			    "for argument %u (%s): use fewer arguments",
-			    p->name, sdt_target_name(t), i + 1, strerror(-n));
+				p, elfCreationError,
+				"libstapsdt: provider '%s': %s has no operand "
+				"for argument %u (%s): use fewer arguments",
+				p->name, sdt_target_name(t), i + 1,
+				strerror(-n));
 		ops->len[i] = (size_t)n;
 	}
 	return 0;
@@ -62,8 +64,8 @@ static int fetch_operands(SDTProvider_t *p, const struct sdt_target *t,
 static size_t probe_strings_size(size_t plen, const SDTProbe_t *probe,
 				 const struct operands *ops)
 {
-	size_t size = plen + 2 * strlen(probe->name) + sizeof("__semaphore") +
-		      2 * ORDINAL_MAX;
+	size_t size = plen + 2 * strlen(probe->name) +
+		      sizeof("_" SDT_SEMAPHORE_SUFFIX) + 2 * ORDINAL_MAX;
 
 	for (int i = 0; i < probe->argCount; i++)
 		size += sizeof("-8@ ") + ops->len[i];
@@ -118,11 +120,10 @@ static char *describe_probe(SDTProvider_t *p, size_t plen,
 	s = end_symbol(put_str(s, probe->name, nlen), n->ordinal);
 	/* PROVIDER_PROBE_semaphore, the name dtrace -G gives it. */
 	d->sema_symbol = s;
-	s = put_str(s, p->name, plen);
-	*s++ = '_';
-	s = put_str(s, probe->name, nlen);
-	s = end_symbol(put_str(s, "_semaphore", sizeof("_semaphore") - 1),
-		       n->ordinal);
+	s += sdt_semaphore_symbol(
+		s, plen + nlen + sizeof(SDT_SEMAPHORE_SUFFIX) + 1, p->name,
+		probe->name, SDT_SEMA_PROVIDER_PROBE);
+	s = end_symbol(s, n->ordinal);
 	d->args = s;
 	return format_spec(s, n, probe->argCount, ops);
 }
@@ -176,10 +177,10 @@ static int write_dso(SDTProvider_t *p, int fd, const struct sdt_dso *d,
 				     p->name, err[0] ? err : strerror(-ret));
 	if (layout->stub_stride < 8)
 		return sdt_set_error(
-		    p, elfCreationError,
-		    "libstapsdt: provider '%s': stubs are %llu "
-		    "bytes apart, fewer than the 8 we read",
-		    p->name, (unsigned long long)layout->stub_stride);
+			p, elfCreationError,
+			"libstapsdt: provider '%s': stubs are %llu "
+			"bytes apart, fewer than the 8 we read",
+			p->name, (unsigned long long)layout->stub_stride);
 	return 0;
 }
 
@@ -200,13 +201,13 @@ int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
 	if (describe_probes(p, t, &probes, &strings, obj) == 0 &&
 	    asprintf(&soname, "libstapsdt-%s.so", p->name) >= 0) {
 		struct sdt_dso dso = {
-		    .target = *t,
-		    .soname = soname,
-		    .stub = stub->code,
-		    .stub_size = stub->size,
-		    .stub_probe_offset = stub->probe_offset,
-		    .probes = probes,
-		    .nprobes = obj->nprobes,
+			.target = *t,
+			.soname = soname,
+			.stub = stub->code,
+			.stub_size = stub->size,
+			.stub_probe_offset = stub->probe_offset,
+			.probes = probes,
+			.nprobes = obj->nprobes,
 		};
 
 		ret = write_dso(p, fd, &dso, &obj->layout);

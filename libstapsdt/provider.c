@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "names.h"
 
 /*
  * The one place that names the field `errno': with <errno.h>'s macro set
@@ -118,10 +119,10 @@ int providerUseMemfd(SDTProvider_t *provider, const MemFDOption_t use_memfd)
 			      provider->name);
 	else if (use_memfd != memfd_disabled && use_memfd != memfd_enabled)
 		sdt_set_error(
-		    provider, invalidArgumentError,
-		    "libstapsdt: provider '%s': memfd option %d is "
-		    "neither memfd_disabled (0) nor memfd_enabled (1)",
-		    provider->name, (int)use_memfd);
+			provider, invalidArgumentError,
+			"libstapsdt: provider '%s': memfd option %d is "
+			"neither memfd_disabled (0) nor memfd_enabled (1)",
+			provider->name, (int)use_memfd);
 	else {
 		provider->_use_memfd = use_memfd;
 		sdt_clear_error(provider);
@@ -183,7 +184,7 @@ static int name_index_reserve(struct sdt_provider *sp)
 	for (size_t i = 0; i < old_cap; i++)
 		if (old[i])
 			*name_slot(sp, old[i]->name, strlen(old[i]->name)) =
-			    old[i];
+				old[i];
 	free(old);
 	return 0;
 }
@@ -198,25 +199,27 @@ static int symbol_clash(SDTProvider_t *p, const char *name)
 {
 	struct sdt_provider *sp = sdt_provider_of(p);
 	size_t plen = strlen(p->name), nlen = strlen(name);
-	const size_t slen = sizeof("_semaphore") - 1;
+	const size_t slen = sizeof(SDT_SEMAPHORE_SUFFIX) - 1;
 	char buf[512], *sema = buf;
+	size_t len;
 	int clash;
 
 	if (nlen > plen + 1 + slen && strncmp(name, p->name, plen) == 0 &&
 	    name[plen] == '_' &&
-	    strcmp(name + nlen - slen, "_semaphore") == 0 &&
+	    strcmp(name + nlen - slen, SDT_SEMAPHORE_SUFFIX) == 0 &&
 	    find_probe(sp, name + plen + 1, nlen - plen - 1 - slen))
 		return 1;
 	if (!sp->by_name_cap)
 		return 0;
-	if (plen + nlen + slen + 2 > sizeof(buf) &&
-	    !(sema = malloc(plen + nlen + slen + 2)))
-		return 0;
-	memcpy(sema, p->name, plen);
-	sema[plen] = '_';
-	memcpy(sema + plen + 1, name, nlen);
-	memcpy(sema + plen + 1 + nlen, "_semaphore", slen + 1);
-	clash = find_probe(sp, sema, plen + nlen + slen + 1) != NULL;
+	len = sdt_semaphore_symbol(buf, sizeof(buf), p->name, name,
+				   SDT_SEMA_PROVIDER_PROBE);
+	if (len >= sizeof(buf)) {
+		if (!(sema = malloc(len + 1)))
+			return 0;
+		sdt_semaphore_symbol(sema, len + 1, p->name, name,
+				     SDT_SEMA_PROVIDER_PROBE);
+	}
+	clash = find_probe(sp, sema, len) != NULL;
 	if (sema != buf)
 		free(sema);
 	return clash;
@@ -249,12 +252,12 @@ static int check_probe(SDTProvider_t *p, const char *name, int argc,
 	for (int i = 0; i < argc; i++)
 		if (!valid_arg_type(types[i]))
 			return sdt_set_error(
-			    p, invalidArgumentError,
-			    "libstapsdt: probe '%s:%s': argument %d has "
-			    "type %d; use one of uint8/int8, uint16/int16, "
-			    "uint32/int32, uint64/int64 (1, 2, 4, 8, "
-			    "negative for signed)",
-			    p->name, name, i + 1, types[i]);
+				p, invalidArgumentError,
+				"libstapsdt: probe '%s:%s': argument %d has "
+				"type %d; use one of uint8/int8, uint16/int16, "
+				"uint32/int32, uint64/int64 (1, 2, 4, 8, "
+				"negative for signed)",
+				p->name, name, i + 1, types[i]);
 	if (symbol_clash(p, name))
 		return sdt_set_error(p, duplicateProbeError,
 				     "libstapsdt: provider '%s': probe name "
@@ -334,7 +337,7 @@ static SDTProbe_t *add_probe_locked(SDTProvider_t *p, const char *name,
 SDTProbe_t *providerAddProbe(SDTProvider_t *provider, const char *name,
 			     int argCount, ...)
 {
-	int types[SDT_MAX_ARGS] = {0};
+	int types[SDT_MAX_ARGS] = { 0 };
 	va_list ap;
 
 	if (!provider)
@@ -351,7 +354,7 @@ SDTProbe_t *providerAddProbe(SDTProvider_t *provider, const char *name,
 SDTProbe_t *providerAddProbeArgs(SDTProvider_t *provider, const char *name,
 				 int argCount, const ArgType_t *types)
 {
-	int t[SDT_MAX_ARGS] = {0};
+	int t[SDT_MAX_ARGS] = { 0 };
 
 	if (!provider)
 		return NULL;

@@ -25,14 +25,14 @@ static int bad;
 
 int main(void)
 {
-	static const ArgType_t t64[12] = {int64, int64, int64, int64,
-					  int64, int64, int64, int64,
-					  int64, int64, int64, int64};
-	static const ArgType_t tm12[] = {int8,	uint8,	int16, uint16,
-					 int32, uint32, int64, uint64,
-					 int8,	int16,	int32, int64};
-	static const unsigned char stub[] = {0x1f, 0x20, 0x03, 0xd5,
-					     0xc0, 0x03, 0x5f, 0xd6};
+	static const ArgType_t t64[12] = { int64, int64, int64, int64,
+					   int64, int64, int64, int64,
+					   int64, int64, int64, int64 };
+	static const ArgType_t tm12[] = { int8,	 uint8,	 int16, uint16,
+					  int32, uint32, int64, uint64,
+					  int8,	 int16,	 int32, int64 };
+	static const unsigned char stub[] = { 0x1f, 0x20, 0x03, 0xd5,
+					      0xc0, 0x03, 0x5f, 0xd6 };
 	SDTProbe_t *a[13], *m12;
 	char name[8];
 

@@ -86,7 +86,8 @@ static void test_validation(void)
 	longname[255] = '\0';
 	CHECK(providerAddProbe(p, longname, 0) != NULL);
 	CHECK(p->errno == noError && p->error == NULL);
-	CHECK(providerAddProbe(p, "a-b", 0) && providerAddProbe(p, "9lives", 0) &&
+	CHECK(providerAddProbe(p, "a-b", 0) &&
+	      providerAddProbe(p, "9lives", 0) &&
 	      providerAddProbe(p, "probe.x", 0) &&
 	      providerAddProbe(p, "caf\xc3\xa9", 0));
 	CHECK(!providerAddProbe(p, "neg", -1));
@@ -114,7 +115,7 @@ static void test_validation(void)
 /* Provider names: the public library's, its length limit and code. */
 static void test_provider_names(void)
 {
-	const char *good[] = {"my-app", "my.app", "9lives", "a/b", NULL};
+	const char *good[] = { "my-app", "my.app", "9lives", "a/b", NULL };
 	char longname[202];
 	SDTProvider_t *p;
 
@@ -164,9 +165,9 @@ static void test_lifecycle(void)
 {
 	SDTProvider_t *p = providerInit("life");
 	SDTProbe_t *p0 = providerAddProbe(p, "p0", 0);
-	SDTProbe_t *p12 =
-	    providerAddProbe(p, "p12", 12, int8, uint8, int16, uint16, int32,
-			     uint32, int64, uint64, int8, int16, int32, int64);
+	SDTProbe_t *p12 = providerAddProbe(p, "p12", 12, int8, uint8, int16,
+					   uint16, int32, uint32, int64, uint64,
+					   int8, int16, int32, int64);
 
 	SDTProbe_t *late;
 	void *handle;

@@ -55,12 +55,12 @@ int main(void)
 		expect(sizeof(SDTProvider_t) == 56, "sizeof(SDTProvider_t)");
 	}
 	expect(noError == -1 && elfCreationError == 0 &&
-		   tmpCreationError == 1 && sharedLibraryOpenError == 2 &&
-		   symbolLoadingError == 3 && sharedLibraryCloseError == 4,
+		       tmpCreationError == 1 && sharedLibraryOpenError == 2 &&
+		       symbolLoadingError == 3 && sharedLibraryCloseError == 4,
 	       "SDTError_t values");
 	expect(noarg == 0 && uint8 == 1 && int8 == -1 && uint16 == 2 &&
-		   int16 == -2 && uint32 == 4 && int32 == -4 && uint64 == 8 &&
-		   int64 == -8,
+		       int16 == -2 && uint32 == 4 && int32 == -4 &&
+		       uint64 == 8 && int64 == -8,
 	       "ArgType_t values");
 	expect(memfd_disabled == 0 && memfd_enabled == 1, "MemFDOption_t");
 

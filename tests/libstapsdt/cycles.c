@@ -83,7 +83,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (providerUnload(p) != 0) {
-			fprintf(stderr, "cycles: unload %ld: %s\n", i, p->error);
+			fprintf(stderr, "cycles: unload %ld: %s\n", i,
+				p->error);
 			return 1;
 		}
 		if ((i % (n / 20 + 1) == 0 || i == n - 1) &&

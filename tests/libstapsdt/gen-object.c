@@ -20,12 +20,12 @@
 int main(int argc, char **argv)
 {
 	static const ArgType_t t64[SDT_MAX_ARGS] = {
-	    int64, int64, int64, int64, int64, int64,
-	    int64, int64, int64, int64, int64, int64,
+		int64, int64, int64, int64, int64, int64,
+		int64, int64, int64, int64, int64, int64,
 	};
-	static const ArgType_t tm12[] = {int8,	uint8,	int16, uint16,
-					 int32, uint32, int64, uint64,
-					 int8,	int16,	int32, int64};
+	static const ArgType_t tm12[] = { int8,	 uint8,	 int16, uint16,
+					  int32, uint32, int64, uint64,
+					  int8,	 int16,	 int32, int64 };
 	struct sdt_object obj;
 	struct sdt_target t;
 	SDTProvider_t *p;

@@ -56,17 +56,18 @@ static SDTProbe_t *add(const char *name, int argc, const ArgType_t *types)
 static void declare(void)
 {
 	static const ArgType_t t64[SDT_MAX_ARGS] = {
-	    int64, int64, int64, int64, int64, int64,
-	    int64, int64, int64, int64, int64, int64,
+		int64, int64, int64, int64, int64, int64,
+		int64, int64, int64, int64, int64, int64,
 	};
-	static const ArgType_t tu6[] = {uint8,	uint16, uint32,
-					uint64, int8,	int16};
-	static const ArgType_t ts6[] = {int32, int64, int8,
-					int16, int32, int64};
-	static const ArgType_t tstr[] = {uint64, int32};
-	static const ArgType_t tm12[] = {int8,	uint8,	int16, uint16,
-					 int32, uint32, int64, uint64,
-					 int8,	int16,	int32, int64};
+	static const ArgType_t tu6[] = { uint8,	 uint16, uint32,
+					 uint64, int8,	 int16 };
+	static const ArgType_t ts6[] = {
+		int32, int64, int8, int16, int32, int64
+	};
+	static const ArgType_t tstr[] = { uint64, int32 };
+	static const ArgType_t tm12[] = { int8,	 uint8,	 int16, uint16,
+					  int32, uint32, int64, uint64,
+					  int8,	 int16,	 int32, int64 };
 	char name[8];
 
 	for (int n = 0; n <= SDT_MAX_ARGS; n++) {
@@ -111,11 +112,12 @@ static void fire_all(void)
 		  (uint64_t)INT8_MAX, (uint64_t)INT16_MAX, (uint64_t)INT32_MAX,
 		  (uint64_t)INT64_MAX);
 	probeFire(str, (uint64_t)(uintptr_t)message, (uint64_t)strlen(message));
-	probeFire(
-	    m12, (uint64_t)INT8_MIN, (uint64_t)UINT8_MAX, (uint64_t)INT16_MIN,
-	    (uint64_t)UINT16_MAX, (uint64_t)INT32_MIN, (uint64_t)UINT32_MAX,
-	    (uint64_t)INT64_MIN, (uint64_t)UINT64_MAX, (uint64_t)INT8_MAX,
-	    (uint64_t)INT16_MAX, (uint64_t)INT32_MAX, (uint64_t)INT64_MAX);
+	probeFire(m12, (uint64_t)INT8_MIN, (uint64_t)UINT8_MAX,
+		  (uint64_t)INT16_MIN, (uint64_t)UINT16_MAX,
+		  (uint64_t)INT32_MIN, (uint64_t)UINT32_MAX,
+		  (uint64_t)INT64_MIN, (uint64_t)UINT64_MAX, (uint64_t)INT8_MAX,
+		  (uint64_t)INT16_MAX, (uint64_t)INT32_MAX,
+		  (uint64_t)INT64_MAX);
 }
 
 static void load(void)

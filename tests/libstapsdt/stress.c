@@ -49,9 +49,9 @@ int main(int argc, char **argv)
 		providerUseMemfd(p, memfd_disabled);
 	probes[0] = providerAddProbe(p, "zero", 0);
 	probes[1] = providerAddProbe(p, "three", 3, int32, uint64, int8);
-	probes[2] =
-	    providerAddProbe(p, "twelve", 12, int8, uint8, int16, uint16, int32,
-			     uint32, int64, uint64, int8, int16, int32, int64);
+	probes[2] = providerAddProbe(p, "twelve", 12, int8, uint8, int16,
+				     uint16, int32, uint32, int64, uint64, int8,
+				     int16, int32, int64);
 	if (!probes[0] || !probes[1] || !probes[2]) {
 		fprintf(stderr, "stress: %s\n", p->error);
 		return 1;
