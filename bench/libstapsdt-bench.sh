@@ -39,6 +39,22 @@ header "libstapsdt vs the public libstapsdt (0d53f98), same run" "public"
 row "providerLoad, 1 probe" "$(ours load1)" "$(ref load1)" us ">=3x"
 row "providerLoad, 100 probes" "$(ours load100)" "$(ref load100)" us ">=3x"
 row "providerLoad, 1000 probes" "$(ours load1000)" "$(ref load1000)" us ">=3x"
+# The floor under any load: memfd, write and dlopen of the smallest shared
+# object (bench/dlopen-floor.c). A load target below it cannot be met by a
+# library that dlopens its probes, as libstapsdt's clients rely on.
+printf '' >"$B/empty.c"
+if $CC -shared -fPIC -O2 -nostdlib -Wl,-z,noseparate-code \
+	-Wl,--build-id=none -o "$B/empty.so" "$B/empty.c" 2>/dev/null &&
+	$CC -O2 -o "$B/dlopen-floor" "$top_srcdir/bench/dlopen-floor.c" -ldl &&
+	floor=$("$B/dlopen-floor" "$B/empty.so" | sed -n 's/^dlopen_floor_us \([0-9.]*\) .*/\1/p'); then
+	row "floor: dlopen of an empty object" "$floor" - us
+	r=$(ref load1)
+	case $r in
+	[0-9]*) awk -v r="$r" -v f="$floor" 'BEGIN {
+		printf "(3x the public 1-probe load is %.2f us: %s the %.2f us floor)\n",
+			r / 3, r / 3 < f ? "below" : "above", f }' ;;
+	esac
+fi
 row "probeFire, untraced" "$(ours fire)" "$(ref fire)" ns "<3"
 # The public header has no inline check: its users get the call.
 row "probeIsEnabled (header's inline)" "$(ours enabled)" "$(ref enabled)" ns "<1.5"

@@ -5,4 +5,4 @@ check_PROGRAMS += bench/libstapsdt-bench
 bench_libstapsdt_bench_SOURCES = bench/libstapsdt-bench.c
 bench_libstapsdt_bench_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
 bench_libstapsdt_bench_LDADD = libstapsdt/libstapsdt.la
-EXTRA_DIST += bench/libstapsdt-bench.sh
+EXTRA_DIST += bench/libstapsdt-bench.sh bench/dlopen-floor.c
