@@ -26,9 +26,11 @@ python3 - "$pages" <<'PY' || exit 1
 import os, re, sys
 pages = sys.argv[1].split()
 ours = {os.path.basename(p) for p in pages}
-# Pages of other packages we may cite (the tracers, binutils, libc).
+# Pages of other packages we may cite (the tracers, binutils, libc and
+# the kernel's manual pages).
 external = {"bpftrace.8", "perf-probe.1", "readelf.1", "tplist-bpfcc.8",
-            "fnmatch.3"}
+            "fnmatch.3", "fork.2", "membarrier.2", "dlopen.3",
+            "memfd_create.2", "pthread_atfork.3"}
 ref = re.compile(r'^\.BR\s+(\S+)\s+\((\d)\)|\\fB([^\\]+)\\f[RP]\((\d)\)', re.M)
 bad = []
 for p in pages:

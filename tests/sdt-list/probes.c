@@ -41,23 +41,24 @@ __attribute__((noinline)) static void fire(int i, long l, double d)
 	DTRACE_PROBE1(probes, glob, gi);
 #endif
 	(void)d;
+	/* The specs below are stringified as written: no formatting. */
+	/* clang-format off */
 #ifdef ODD_SPECS
-	__asm__ __volatile__(STAP_PROBE_ASM(odd, r8b, 1 @ % r8b));
-	__asm__ __volatile__(STAP_PROBE_ASM(odd, xmm, 8 @ % xmm0));
-	__asm__ __volatile__(STAP_PROBE_ASM(odd, idx, 8 @(% rax, % rbx, 8)));
-	__asm__ __volatile__(STAP_PROBE_ASM(odd, hex, 4 @$0x10));
-	__asm__ __volatile__(STAP_PROBE_ASM(odd, s3, 3 @ % eax));
-	__asm__ __volatile__(
-		STAP_PROBE_ASM(odd, shift, 8f @ % rax - 4 @ % edi));
-	__asm__ __volatile__(STAP_PROBE_ASM(odd, nosize, % edi));
-	__asm__ __volatile__(STAP_PROBE_ASM(odd, seg, 8 @ % fs : 0));
-	__asm__ __volatile__(
-		STAP_PROBE_ASM(odd, twoargs, -4 @ % edi 8 @ % rsi));
-	__asm__ __volatile__(STAP_PROBE_ASM(odd, sym, -4 @gi(% rip)));
+	__asm__ __volatile__(STAP_PROBE_ASM(odd, r8b, 1@%r8b));
+	__asm__ __volatile__(STAP_PROBE_ASM(odd, xmm, 8@%xmm0));
+	__asm__ __volatile__(STAP_PROBE_ASM(odd, idx, 8@(%rax,%rbx,8)));
+	__asm__ __volatile__(STAP_PROBE_ASM(odd, hex, 4@$0x10));
+	__asm__ __volatile__(STAP_PROBE_ASM(odd, s3, 3@%eax));
+	__asm__ __volatile__(STAP_PROBE_ASM(odd, shift, 8f@%rax -4@%edi));
+	__asm__ __volatile__(STAP_PROBE_ASM(odd, nosize, %edi));
+	__asm__ __volatile__(STAP_PROBE_ASM(odd, seg, 8@%fs:0));
+	__asm__ __volatile__(STAP_PROBE_ASM(odd, twoargs, -4@%edi 8@%rsi));
+	__asm__ __volatile__(STAP_PROBE_ASM(odd, sym, -4@gi(%rip)));
 #endif
 #ifdef ODD_SIZE16
-	__asm__ __volatile__(STAP_PROBE_ASM(odd, s16, 16 @ % rax));
+	__asm__ __volatile__(STAP_PROBE_ASM(odd, s16, 16@%rax));
 #endif
+	/* clang-format on */
 }
 
 int main(int argc, char **argv)
