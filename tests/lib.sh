@@ -79,6 +79,15 @@ can_run_aarch64() {
 	[ "$cap_aarch64" = yes ]
 }
 
+# have_ready FILE: FILE holds a whole line starting with "ready", as the
+# test hosts print once their probes are loaded. A reader can catch the
+# writer mid-line ("ready 123 /tm"), so a line counts only once its
+# newline is there.
+have_ready() {
+	n=$(grep -n -m 1 '^ready' "$1" | cut -d: -f1)
+	[ -n "$n" ] && [ "$n" -le "$(wc -l <"$1")" ]
+}
+
 # tracefs, mounted if a fresh machine has not mounted it yet.
 need_tracefs() {
 	need_root

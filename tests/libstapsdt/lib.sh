@@ -12,7 +12,7 @@ start_ready() {
 	"$@" >"$T/host.out" 2>&1 &
 	HOST_PID=$!
 	i=0
-	while ! grep -q '^ready' "$T/host.out"; do
+	while ! have_ready "$T/host.out"; do
 		i=$((i + 1))
 		[ $i -lt 100 ] || fail "$1 did not get ready: $(cat "$T/host.out")"
 		kill -0 "$HOST_PID" 2>/dev/null || fail "$1 died: $(cat "$T/host.out")"

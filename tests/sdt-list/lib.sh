@@ -110,7 +110,7 @@ start_host() {
 	"$@" >"$out" 2>&1 &
 	PIDS="${PIDS:-} $!"
 	i=0
-	until grep -q '^ready' "$out"; do
+	until have_ready "$out"; do
 		i=$((i + 1))
 		[ $i -lt 100 ] || fail "$1 did not start: $(cat "$out")"
 		sleep 0.1
