@@ -182,6 +182,19 @@ SDTProbe_t *providerAddProbeArgs(SDTProvider_t *provider, const char *name,
 ArgType_t probeArgType(const SDTProbe_t *probe, int index);
 
 /*
+ * Extension: what argument INDEX (0-based) of PROBE is, for tools: CTYPE
+ * its C type without the name ("const char *", "uint64_t"), NAME a C
+ * identifier, or NULL or "" for none. providerLoad() records the types of
+ * each probe whose every argument was described (the .note.sdtkit record
+ * dtrace-gen writes), so that `sdt-list' shows `app:req(const char *path,
+ * int status)' and a generated bpftrace program reads the string. Call it
+ * before providerLoad(); on a loaded provider it takes effect at the next
+ * load. Returns 0, or -1 with provider->errno and provider->error set.
+ */
+int probeSetArgInfo(SDTProbe_t *probe, int index, const char *ctype,
+		    const char *name);
+
+/*
  * Extension: the probe's semaphore, counted up by tracers that attach
  * through it (uprobe ref_ctr: bpftrace, libbpf, perf). A pointer taken
  * while the provider is loaded is valid until it is unloaded; one taken
