@@ -19,7 +19,7 @@
  * The type text has one spelling (`char *const *'), whoever writes it:
  * dtrace-gen from the tokens of a .d declaration, libstapsdt from the text
  * a caller passes. Both space tokens by sdt_type_glued(), so a record
- * reads the same from either.
+ * reads the same from either (typetext.c).
  */
 #ifndef SDT_TYPEREC_H
 #define SDT_TYPEREC_H
