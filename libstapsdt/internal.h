@@ -51,6 +51,7 @@
  */
 struct sdt_arg_info {
 	char *text[SDT_MAX_ARGS];
+	unsigned short type_len[SDT_MAX_ARGS]; /* where NAME starts, less 1 */
 };
 
 /* providerAddProbe() allocates this; the public node comes first. */

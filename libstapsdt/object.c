@@ -206,7 +206,7 @@ static int typerec_of(const SDTProvider_t *p, const SDTProbe_t *probe,
 		if (!info->text[i])
 			return 0;
 		types[i] = info->text[i];
-		names[i] = info->text[i] + strlen(info->text[i]) + 1;
+		names[i] = info->text[i] + info->type_len[i] + 1;
 	}
 	*r = (struct sdt_typerec){ .provider = p->name,
 				   .name = probe->name,

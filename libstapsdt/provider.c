@@ -456,6 +456,7 @@ static int set_arg_info(SDTProvider_t *p, struct sdt_probe_node *n, int index,
 				     p->name, probe->name);
 	free(n->info->text[index]);
 	n->info->text[index] = text;
+	n->info->type_len[index] = (unsigned short)tlen;
 	sdt_provider_of(p)->has_arg_info = 1;
 	sdt_clear_error(p);
 	return 0;
