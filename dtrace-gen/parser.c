@@ -40,6 +40,7 @@
 
 #include "dtrace-gen.h"
 #include "names.h"
+#include "typerec.h"
 
 struct parser {
 	struct dg_lexer lx;
@@ -299,17 +300,10 @@ static size_t declared_name(const struct dg_token *t, size_t n)
 	return n;
 }
 
-/* No space between A and B: `char *const *', `int (*)(void *, int)'. */
+/* No space between A and B: the records' spelling, kept in the core. */
 static int glued(const struct dg_token *a, const struct dg_token *b)
 {
-	if (is_punct(a, "(") || is_punct(a, "[") || is_punct(a, "*") ||
-	    is_punct(a, "&") || is_punct(a, "::"))
-		return 1;
-	if (is_punct(b, ")") || is_punct(b, "]") || is_punct(b, ",") ||
-	    is_punct(b, "::"))
-		return 1;
-	return (is_punct(b, "(") || is_punct(b, "[")) &&
-	       (is_punct(a, ")") || is_punct(a, "]"));
+	return sdt_type_glued(a->text, a->len, b->text, b->len);
 }
 
 /*

@@ -5,7 +5,7 @@ elfcore_libsdtcore_la_SOURCES = \
 	elfcore/errmsg.c elfcore/errmsg.h elfcore/em.h \
 	elfcore/target.c elfcore/target.h \
 	elfcore/note.c elfcore/note.h \
-	elfcore/typerec.c elfcore/typerec.h \
+	elfcore/typerec.c elfcore/typetext.c elfcore/typerec.h \
 	elfcore/names.c elfcore/names.h \
 	elfcore/argspec.c elfcore/argspec.h \
 	elfcore/elfread.c elfcore/elfwrite.c elfcore/elfobj.h

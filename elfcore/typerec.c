@@ -55,7 +55,8 @@ size_t sdt_typerec_size(const struct sdt_typerec *r)
 size_t sdt_typerec_encode(const struct sdt_target *t,
 			  const struct sdt_typerec *r, unsigned char *buf)
 {
-	size_t dsz = desc_size(r), total = sdt_typerec_size(r);
+	size_t dsz = desc_size(r);
+	size_t total = sdt_note_head_size(SDT_TYPES_OWNER) + align4(dsz);
 	unsigned char *p = buf;
 	char count[16];
 

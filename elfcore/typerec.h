@@ -15,6 +15,11 @@
  * Being a non-allocated note it survives ld --gc-sections, strip and
  * objcopy, and linking several objects just concatenates the records.
  * docs/typed-probes.md is the description for readers.
+ *
+ * The type text has one spelling (`char *const *'), whoever writes it:
+ * dtrace-gen from the tokens of a .d declaration, libstapsdt from the text
+ * a caller passes. Both space tokens by sdt_type_glued(), so a record
+ * reads the same from either (typetext.c).
  */
 #ifndef SDT_TYPEREC_H
 #define SDT_TYPEREC_H
@@ -38,5 +43,23 @@ size_t sdt_typerec_size(const struct sdt_typerec *r);
 /* Encode R for T into BUF (sdt_typerec_size() bytes); returns that size. */
 size_t sdt_typerec_encode(const struct sdt_target *t,
 			  const struct sdt_typerec *r, unsigned char *buf);
+
+/*
+ * 1 when tokens A and B (ALEN and BLEN bytes), in this order, are written
+ * with no space between them in a type text: `char *const *',
+ * `int (*)(void *, int)', `ns::conn_t'.
+ */
+int sdt_type_glued(const char *a, size_t alen, const char *b, size_t blen);
+
+/*
+ * TEXT, a C type without a declared name as a person wrote it
+ * (`char*const  *'), in the records' spelling (`char *const *') into OUT
+ * (SIZE bytes, NUL-terminated). Its tokens may be identifiers, numbers,
+ * `*', `&', `(', `)', `[', `]', `,' and `::', blanks between them; it
+ * names at least one identifier and pairs its brackets. Returns the
+ * length, or -1 with *WHY saying what is wrong (also when OUT is short).
+ */
+int sdt_type_normalize(const char *text, char *out, size_t size,
+		       const char **why);
 
 #endif

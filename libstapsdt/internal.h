@@ -41,12 +41,26 @@
 #define SDT_PROVIDER_NAME_MAX 200
 #define SDT_PROBE_NAME_MAX 255
 
+/* Longest argument type text and name probeSetArgInfo() takes. */
+#define SDT_ARG_TEXT_MAX 255
+
+/*
+ * probeSetArgInfo()'s copies, per argument "TYPE\0NAME\0" (one
+ * allocation, NAME "" when unnamed) or NULL. Allocated at the first call
+ * on a probe, so probes without them cost one pointer.
+ */
+struct sdt_arg_info {
+	char *text[SDT_MAX_ARGS];
+	unsigned short type_len[SDT_MAX_ARGS]; /* where NAME starts, less 1 */
+};
+
 /* providerAddProbe() allocates this; the public node comes first. */
 struct sdt_probe_node {
 	SDTProbeNode_t pub;
 	signed char types[SDT_MAX_ARGS]; /* all argument types */
 	unsigned ordinal; /* 0, or N for the Nth repeat of an earlier name */
 	unsigned copies;  /* first of a name: how many repeats followed */
+	struct sdt_arg_info *info; /* NULL until probeSetArgInfo() */
 };
 
 /* Without membarrier: an unloaded object kept until destroy (loader.c). */
@@ -60,6 +74,7 @@ struct sdt_retired {
 struct sdt_provider {
 	SDTProvider_t pub;
 	int loaded;
+	int has_arg_info; /* some probe has info: load writes records */
 	size_t nprobes;
 	size_t nnames;	      /* distinct names: entries in by_name */
 	SDTProbe_t **by_name; /* open hash of the probes by name (provider.c) */

@@ -12,9 +12,9 @@
  * This header is a drop-in for the public libstapsdt API: the names,
  * enumerator values and structure layouts below are those of that library,
  * so its bindings keep working unchanged. What goes beyond it (probes with
- * up to 12 arguments, the semaphore, the inline enabled check, more error
- * codes, numbered after the public ones) is marked "Extension" and uses new
- * names only.
+ * up to 12 arguments, the semaphore, the inline enabled check, argument
+ * types for tools, more error codes, numbered after the public ones) is marked
+ * "Extension" and uses new names only.
  *
  * C89 and C++98 up; it may be included before or after <errno.h> (see the
  * note on SDTProvider.errno).
@@ -180,6 +180,19 @@ SDTProbe_t *providerAddProbeArgs(SDTProvider_t *provider, const char *name,
 
 /* Extension: the type of argument INDEX (0-based), noarg past argCount. */
 ArgType_t probeArgType(const SDTProbe_t *probe, int index);
+
+/*
+ * Extension: what argument INDEX (0-based) of PROBE is, for tools: CTYPE
+ * its C type without the name ("const char *", "uint64_t"), NAME a C
+ * identifier, or NULL or "" for none. providerLoad() records the types of
+ * each probe whose every argument was described (the .note.sdtkit record
+ * dtrace-gen writes), so that `sdt-list' shows `app:req(const char *path,
+ * int status)' and a generated bpftrace program reads the string. Call it
+ * before providerLoad(); on a loaded provider it takes effect at the next
+ * load. Returns 0, or -1 with provider->errno and provider->error set.
+ */
+int probeSetArgInfo(SDTProbe_t *probe, int index, const char *ctype,
+		    const char *name);
 
 /*
  * Extension: the probe's semaphore, counted up by tracers that attach

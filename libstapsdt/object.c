@@ -17,6 +17,11 @@
  * The writer only reads the model: it returns, with the layout, the probes
  * in the order it laid them out, for the loader to publish.
  *
+ * Argument types given with probeSetArgInfo() go into the object as the
+ * typed-probe records dtrace-gen writes (elfcore/typerec.h), in the
+ * non-allocated section the core adds for them: tools find a live
+ * provider's types where they find a program's.
+ *
  * All strings of one object live in one allocation, freed once written.
  */
 #define _GNU_SOURCE
@@ -28,6 +33,7 @@
 #include "elfobj.h"
 #include "internal.h"
 #include "names.h"
+#include "typerec.h"
 
 #define OPERAND_MAX 32
 
@@ -184,12 +190,110 @@ static int write_dso(SDTProvider_t *p, int fd, const struct sdt_dso *d,
 	return 0;
 }
 
+/*
+ * PROBE's record in R, over TYPES and NAMES (SDT_MAX_ARGS each), when
+ * probeSetArgInfo() described every one of its arguments; else 0.
+ */
+static int typerec_of(const SDTProvider_t *p, const SDTProbe_t *probe,
+		      struct sdt_typerec *r, const char **types,
+		      const char **names)
+{
+	const struct sdt_arg_info *info = sdt_node_of(probe)->info;
+
+	if (!info)
+		return 0;
+	for (int i = 0; i < probe->argCount; i++) {
+		if (!info->text[i])
+			return 0;
+		types[i] = info->text[i];
+		names[i] = info->text[i] + info->type_len[i] + 1;
+	}
+	*r = (struct sdt_typerec){ .provider = p->name,
+				   .name = probe->name,
+				   .nargs = (unsigned)probe->argCount,
+				   .types = types,
+				   .names = names };
+	return 1;
+}
+
+/*
+ * The typed-probe records (docs/typed-probes.md) into *NOTES (malloc()ed,
+ * *SIZE bytes; NULL and 0 when no probe has one): one per probe whose
+ * arguments are all described, repeats of a name included, in the order
+ * the probes were added, so a reader that takes a name's first record
+ * takes the earliest. A provider that never described an argument skips
+ * all of it. Returns 0, or -1 with the error set.
+ */
+static int encode_arg_info(SDTProvider_t *p, const struct sdt_target *t,
+			   const struct sdt_object *obj, unsigned char **notes,
+			   size_t *size)
+{
+	const char *types[SDT_MAX_ARGS], *names[SDT_MAX_ARGS];
+	struct sdt_typerec r;
+	size_t total = 0, at = 0;
+
+	*notes = NULL;
+	*size = 0;
+	if (!sdt_provider_of(p)->has_arg_info)
+		return 0;
+	for (size_t i = obj->nprobes; i-- > 0;)
+		if (typerec_of(p, obj->probes[i], &r, types, names))
+			total += sdt_typerec_size(&r);
+	if (!total)
+		return 0;
+	*notes = malloc(total);
+	if (!*notes)
+		return sdt_set_error(p, outOfMemoryError,
+				     "libstapsdt: provider '%s': out of memory "
+				     "for its argument types",
+				     p->name);
+	for (size_t i = obj->nprobes; i-- > 0;)
+		if (typerec_of(p, obj->probes[i], &r, types, names))
+			at += sdt_typerec_encode(t, &r, *notes + at);
+	*size = at;
+	return 0;
+}
+
+/* The object's description handed to the ELF core; 0, or -1 (error set). */
+static int write_object(SDTProvider_t *p, const struct sdt_target *t,
+			const struct sdt_stub *stub, int fd,
+			const struct sdt_dso_probe *probes,
+			struct sdt_object *obj)
+{
+	struct sdt_dso dso = {
+		.target = *t,
+		.stub = stub->code,
+		.stub_size = stub->size,
+		.stub_probe_offset = stub->probe_offset,
+		.probes = probes,
+		.nprobes = obj->nprobes,
+	};
+	unsigned char *notes;
+	char *soname;
+	int ret;
+
+	if (encode_arg_info(p, t, obj, &notes, &dso.extra_notes_size) < 0)
+		return -1;
+	if (asprintf(&soname, "libstapsdt-%s.so", p->name) < 0) {
+		free(notes);
+		return sdt_set_error(p, outOfMemoryError,
+				     "libstapsdt: provider '%s': out of memory",
+				     p->name);
+	}
+	dso.soname = soname;
+	dso.extra_notes = notes;
+	ret = write_dso(p, fd, &dso, &obj->layout);
+	free(soname);
+	free(notes);
+	return ret;
+}
+
 int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
 		     struct sdt_object *obj)
 {
 	const struct sdt_stub *stub = sdt_stub_for(t);
 	struct sdt_dso_probe *probes = NULL;
-	char *strings = NULL, *soname = NULL;
+	char *strings = NULL;
 	int ret = -1;
 
 	memset(obj, 0, sizeof(*obj));
@@ -198,30 +302,12 @@ int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
 				     "libstapsdt: provider '%s': no probe stub "
 				     "for %s; supported: x86_64, aarch64",
 				     p->name, sdt_target_name(t));
-	if (describe_probes(p, t, &probes, &strings, obj) == 0 &&
-	    asprintf(&soname, "libstapsdt-%s.so", p->name) >= 0) {
-		struct sdt_dso dso = {
-			.target = *t,
-			.soname = soname,
-			.stub = stub->code,
-			.stub_size = stub->size,
-			.stub_probe_offset = stub->probe_offset,
-			.probes = probes,
-			.nprobes = obj->nprobes,
-		};
-
-		ret = write_dso(p, fd, &dso, &obj->layout);
-	} else if (strings && probes && obj->probes) {
-		soname = NULL;
-		sdt_set_error(p, outOfMemoryError,
-			      "libstapsdt: provider '%s': out of memory",
-			      p->name);
-	}
+	if (describe_probes(p, t, &probes, &strings, obj) == 0)
+		ret = write_object(p, t, stub, fd, probes, obj);
 	if (ret < 0) {
 		free(obj->probes);
 		obj->probes = NULL;
 	}
-	free(soname);
 	free(probes);
 	free(strings);
 	return ret;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The public API over the provider model: providers and their probes, the
+ * The public API over the provider model: providers and their probes (and
+ * what tools may know of their arguments: probeSetArgInfo()), the
  * checks that keep a bad name or type from reaching the object writer, and
  * the error a failed call leaves on the provider (a code in `errno', a
  * message in `error' naming the provider, the probe and what to do).
@@ -15,6 +16,7 @@
 
 #include "internal.h"
 #include "names.h"
+#include "typerec.h"
 
 /*
  * The one place that names the field `errno': with <errno.h>'s macro set
@@ -377,6 +379,113 @@ ArgType_t probeArgType(const SDTProbe_t *probe, int index)
 	return (ArgType_t)sdt_node_of(probe)->types[index];
 }
 
+/* NULL when NAME can name an argument (NULL and "" for none), else why. */
+static const char *arg_name_problem(const char *name)
+{
+	size_t len = name ? strnlen(name, SDT_ARG_TEXT_MAX + 1) : 0;
+
+	if (len > SDT_ARG_TEXT_MAX)
+		return "is too long";
+	if (len && name[0] >= '0' && name[0] <= '9')
+		return "starts with a digit";
+	for (size_t i = 0; i < len; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_'))
+			return "is not a C identifier";
+	}
+	return NULL;
+}
+
+/* "TYPE\0NAME\0" in one allocation, or NULL when memory is short. */
+static char *arg_text(const char *type, size_t tlen, const char *name)
+{
+	size_t nlen = name ? strlen(name) : 0;
+	char *text = malloc(tlen + nlen + 2);
+
+	if (text) {
+		memcpy(text, type, tlen + 1);
+		memcpy(text + tlen + 1, name ? name : "", nlen + 1);
+	}
+	return text;
+}
+
+/*
+ * The type is kept normalized (typerec.h), as dtrace-gen records it from
+ * a .d file, so that `char*' and `char *' make one record; the name is a C
+ * identifier, as a parameter's name is in a .d file, so that generated
+ * programs can print it.
+ */
+static int set_arg_info(SDTProvider_t *p, struct sdt_probe_node *n, int index,
+			const char *ctype, const char *name)
+{
+	const SDTProbe_t *probe = &n->pub.list.probe;
+	char type[SDT_ARG_TEXT_MAX + 1], *text;
+	const char *why = "is missing";
+	int tlen;
+
+	if (index < 0 || index >= probe->argCount)
+		return sdt_set_error(p, invalidArgumentError,
+				     "libstapsdt: probe '%s:%s': no argument "
+				     "at index %d to describe: it has %d, "
+				     "numbered from 0",
+				     p->name, probe->name, index,
+				     probe->argCount);
+	tlen = ctype ? sdt_type_normalize(ctype, type, sizeof(type), &why) : -1;
+	if (tlen < 0)
+		return sdt_set_error(
+			p, invalidArgumentError,
+			"libstapsdt: probe '%s:%s': the type of the argument "
+			"at index %d "
+			"%s: give a C type without the argument's name, "
+			"such as 'const char *', of at most %d characters",
+			p->name, probe->name, index, why, SDT_ARG_TEXT_MAX);
+	why = arg_name_problem(name);
+	if (why)
+		return sdt_set_error(
+			p, invalidNameError,
+			"libstapsdt: probe '%s:%s': the name of the "
+			"argument at index %d %s: use a C identifier of "
+			"at most %d characters, or NULL for none",
+			p->name, probe->name, index, why, SDT_ARG_TEXT_MAX);
+	if ((!n->info && !(n->info = calloc(1, sizeof(*n->info)))) ||
+	    !(text = arg_text(type, (size_t)tlen, name)))
+		return sdt_set_error(p, outOfMemoryError,
+				     "libstapsdt: probe '%s:%s': out of memory",
+				     p->name, probe->name);
+	free(n->info->text[index]);
+	n->info->text[index] = text;
+	n->info->type_len[index] = (unsigned short)tlen;
+	sdt_provider_of(p)->has_arg_info = 1;
+	sdt_clear_error(p);
+	return 0;
+}
+
+/* Serialized with load, which reads the info to write the records. */
+int probeSetArgInfo(SDTProbe_t *probe, int index, const char *ctype,
+		    const char *name)
+{
+	int ret;
+
+	if (!probe || !probe->provider)
+		return -1;
+	sdt_registry_lock();
+	ret = set_arg_info(probe->provider, sdt_node_of(probe), index, ctype,
+			   name);
+	sdt_registry_unlock();
+	return ret;
+}
+
+static void free_arg_info(struct sdt_probe_node *n)
+{
+	if (!n->info)
+		return;
+	for (int i = 0; i < SDT_MAX_ARGS; i++)
+		free(n->info->text[i]);
+	free(n->info);
+}
+
 const volatile unsigned short *probeSemaphore(const SDTProbe_t *probe)
 {
 	if (!probe)
@@ -445,6 +554,7 @@ void providerDestroy(SDTProvider_t *provider)
 	sdt_registry_unlock();
 	for (n = provider->probes; n; n = next) {
 		next = n->next;
+		free_arg_info(sdt_node_of(&n->probe));
 		free(n->probe.name);
 		free(n);
 	}

@@ -8,7 +8,7 @@
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Idtrace-gen \
  *     -Ielfcore tests/dtrace-gen/fuzz-parser.c dtrace-gen/{lexer,parser,\
- *     header,diag,buf}.c elfcore/names.c -o fuzz && ./fuzz
+ *     header,diag,buf}.c elfcore/{names,typetext}.c -o fuzz && ./fuzz
  * tests/dtrace-gen/inputs
  */
 #include <stdint.h>

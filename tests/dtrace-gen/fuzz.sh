@@ -14,7 +14,7 @@ clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I"$src" -I"$top_srcdir/elfcore" \
 	"$top_srcdir/tests/dtrace-gen/fuzz-parser.c" "$src/lexer.c" \
 	"$src/parser.c" "$src/header.c" "$src/diag.c" "$src/buf.c" \
-	"$top_srcdir/elfcore/names.c" \
+	"$top_srcdir/elfcore/names.c" "$top_srcdir/elfcore/typetext.c" \
 	-o fuzz-parser 2>build.log || { cat build.log; fail "building the fuzzer"; }
 mkdir corpus
 cp "$DG_DATA"/inputs/*.d corpus/ || fail "seed corpus"

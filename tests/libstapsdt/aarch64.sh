@@ -46,7 +46,8 @@ can_run_aarch64 || skip "$why_aarch64 (the object checks passed)"
 $XCC -std=gnu11 -O2 -Wall -Wextra -pthread -I"$S/include" -I"$S/elfcore" -I"$S/libstapsdt" \
 	-o "$T/run" "$S/tests/libstapsdt/aarch64-run.c" "$S/tests/libstapsdt/aarch64-shim.c" \
 	"$S/libstapsdt/provider.c" "$S/libstapsdt/arch.c" "$S/libstapsdt/loader.c" \
-	"$S/libstapsdt/fire.c" "$S/elfcore/target.c" "$S/elfcore/names.c" -ldl >"$T/xcc.log" 2>&1 ||
+	"$S/libstapsdt/fire.c" "$S/elfcore/target.c" "$S/elfcore/names.c" \
+	"$S/elfcore/typetext.c" -ldl >"$T/xcc.log" 2>&1 ||
 	fail "aarch64 build: $(cat "$T/xcc.log")"
 layout=$(sed -n 's/^layout stub_addr=\(0x[0-9a-f]*\) stub_stride=\([0-9]*\) sema_addr=\(0x[0-9a-f]*\)$/\1 \2 \3/p' "$T/gen.out")
 out=$(LSDT_OBJECT=$OBJ LSDT_LAYOUT=$layout TMPDIR=$T timeout 60 \

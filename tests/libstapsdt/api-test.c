@@ -5,7 +5,8 @@
  * rules it follows (double load and unload are no-ops, probes added while
  * loaded wait for the next load, errors clear on success),
  * what load and unload do to the public fields, file placement and its
- * cleanup (also after a load that failed half way), and the extensions.
+ * cleanup (also after a load that failed half way), and the extensions
+ * (argument types: probeSetArgInfo()'s checks and the records it loads).
  * Run by make check directly and under valgrind (valgrind.sh).
  *
  * Needs TMPDIR pointing at an empty private directory for the placement
@@ -161,6 +162,129 @@ static void test_repeats(void)
 	providerDestroy(p);
 }
 
+/* The loaded object's bytes (memfd placement), malloc()ed, or NULL. */
+static char *object_bytes(const SDTProvider_t *p, size_t *size)
+{
+	char path[64], *buf = NULL;
+	FILE *f;
+	long n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", p->_memfd);
+	f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 &&
+	    fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n)) &&
+	    fread(buf, 1, (size_t)n, f) == (size_t)n)
+		*size = (size_t)n;
+	else {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* How often the LEN bytes at WANT occur in the loaded object. */
+static int occurrences(const SDTProvider_t *p, const char *want, size_t len)
+{
+	size_t size = 0;
+	char *obj = object_bytes(p, &size), *at;
+	int n = 0;
+
+	CHECK(obj != NULL);
+	for (at = obj;
+	     obj && (at = memmem(at, size - (size_t)(at - obj), want, len));
+	     at++)
+		n++;
+	free(obj);
+	return n;
+}
+
+/* A record's descriptor, as docs/typed-probes.md spells it. */
+#define DESC(s) (s), sizeof(s)
+
+/* probeSetArgInfo(): validation, copies, and the records a load writes. */
+static void test_arg_info(void)
+{
+	SDTProvider_t *p = providerInit("typed");
+	SDTProbe_t *req = providerAddProbe(p, "req", 2, uint64, int32);
+	SDTProbe_t *half = providerAddProbe(p, "half", 2, uint64, int32);
+	SDTProbe_t *rep1 = providerAddProbe(p, "rep", 1, uint64);
+	SDTProbe_t *rep2 = providerAddProbe(p, "rep", 1, uint64);
+	SDTProbe_t *none = providerAddProbe(p, "none", 0);
+	char type[] = "char*const  *", name[] = "argv", big[300];
+
+	CHECK(probeSetArgInfo(NULL, 0, "int", "x") == -1);
+	CHECK(probeSetArgInfo(req, 2, "int", "x") == -1);
+	expect_error(p, invalidArgumentError, "index 2");
+	CHECK(probeSetArgInfo(req, -1, "int", "x") == -1);
+	expect_error(p, invalidArgumentError, "index -1");
+	CHECK(probeSetArgInfo(none, 0, "int", "x") == -1);
+	expect_error(p, invalidArgumentError, "it has 0");
+	CHECK(probeSetArgInfo(req, 0, NULL, "x") == -1);
+	expect_error(p, invalidArgumentError, "is missing");
+	CHECK(probeSetArgInfo(req, 0, " ", "x") == -1);
+	expect_error(p, invalidArgumentError, "names no type");
+	CHECK(probeSetArgInfo(req, 0, "int; x", "x") == -1);
+	expect_error(p, invalidArgumentError, "no C type has");
+	CHECK(probeSetArgInfo(req, 0, "char\n*", "x") == -1);
+	expect_error(p, invalidArgumentError, "no C type has");
+	CHECK(probeSetArgInfo(req, 0, "int (*)(void", "x") == -1);
+	expect_error(p, invalidArgumentError, "unpaired");
+	CHECK(probeSetArgInfo(req, 0, "int [16)", "x") == -1);
+	expect_error(p, invalidArgumentError, "unpaired");
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	CHECK(probeSetArgInfo(req, 0, big, "x") == -1);
+	expect_error(p, invalidArgumentError, "too long");
+	CHECK(probeSetArgInfo(req, 0, "int", big) == -1);
+	expect_error(p, invalidNameError, "too long");
+	CHECK(probeSetArgInfo(req, 0, "int", "9lives") == -1);
+	expect_error(p, invalidNameError, "digit");
+	CHECK(probeSetArgInfo(req, 0, "int", "a-b") == -1);
+	expect_error(p, invalidNameError, "C identifier");
+
+	/* Normalized, copied (the caller's buffers change), errors cleared;
+	 * set twice, the last one counts. */
+	CHECK(probeSetArgInfo(req, 0, "int", "first") == 0);
+	CHECK(probeSetArgInfo(req, 0, type, name) == 0);
+	CHECK(p->errno == noError && p->error == NULL);
+	memset(type, 'x', sizeof(type) - 1);
+	memset(name, 'y', sizeof(name) - 1);
+	CHECK(probeSetArgInfo(req, 1, "int (*)( void*,int )", NULL) == 0);
+	/* One argument of two: no record for half. */
+	CHECK(probeSetArgInfo(half, 0, "const char *", "s") == 0);
+	CHECK(probeSetArgInfo(rep1, 0, "const char *", "one") == 0);
+	CHECK(probeSetArgInfo(rep2, 0, "long", "two") == 0);
+	CHECK(providerLoad(p) == 0);
+	CHECK(occurrences(p, DESC("typed\0req\0002\0char *const *\0argv\0"
+				  "int (*)(void *, int)\0")) == 1);
+	CHECK(occurrences(p, DESC("typed\0half\0")) == 0);
+	/* One record per probe, in the order they were added: rep1's, its
+	 * padding, then rep2's note header (little-endian: x86_64, aarch64). */
+	CHECK(occurrences(p, DESC("typed\0rep\0001\0const char *\0one\0"
+				  "\0\0\0\007\0\0\0\025\0\0\0\001\0\0\0"
+				  "sdtkit\0\0typed\0rep\0001\0long")) == 1);
+	CHECK(occurrences(p, DESC("typed\0rep\0001\0long\0two\0")) == 1);
+	CHECK(occurrences(p, DESC("sdtkit\0")) == 3);
+
+	/* Set while loaded: the object is unchanged until the next load. */
+	CHECK(probeSetArgInfo(half, 1, "int", "n") == 0);
+	CHECK(occurrences(p, DESC("typed\0half\0")) == 0);
+	CHECK(providerUnload(p) == 0 && providerLoad(p) == 0);
+	CHECK(occurrences(p, DESC("typed\0half\0002\0const char *\0s\0int\0n\0"
+				  "")) == 1);
+	providerDestroy(p);
+
+	/* Without any: no section, no record. */
+	p = providerInit("plain");
+	CHECK(providerAddProbe(p, "x", 1, int32) != NULL);
+	CHECK(providerLoad(p) == 0);
+	CHECK(occurrences(p, DESC(".note.sdtkit")) == 0);
+	providerDestroy(p);
+}
+
 static void test_lifecycle(void)
 {
 	SDTProvider_t *p = providerInit("life");
@@ -276,6 +400,7 @@ int main(void)
 	test_repeats();
 	test_lifecycle();
 	test_clash();
+	test_arg_info();
 	if (tmp)
 		test_file_mode(tmp);
 	else

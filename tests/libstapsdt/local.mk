@@ -26,6 +26,7 @@ LIBSTAPSDT_TESTS = \
 	tests/libstapsdt/placement.sh \
 	tests/libstapsdt/bpftrace-list.sh \
 	tests/libstapsdt/bpftrace-args.sh \
+	tests/libstapsdt/typed-args.sh \
 	tests/libstapsdt/gdb-args.sh \
 	tests/libstapsdt/enabled.sh \
 	tests/libstapsdt/perf.sh \

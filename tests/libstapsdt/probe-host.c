@@ -4,6 +4,8 @@
  * `sdttest' with probes covering every argument type, their extremes,
  * strings and 0..12 arguments, loads it, and fires everything every few
  * milliseconds, so a tracer attached by -p PID sees each probe soon.
+ * Probe str's arguments are described (probeSetArgInfo): a string `msg'
+ * and an int `len'; the other probes' are not.
  *
  * It reports on stdout (line-buffered), for the test script to wait on:
  *   ready PID FD-OR-FILE      once loaded
@@ -77,6 +79,12 @@ static void declare(void)
 	u6 = add("u6", 6, tu6);
 	s6 = add("s6", 6, ts6);
 	str = add("str", 2, tstr);
+	/* Tools learn that str's first argument is a string. */
+	if (probeSetArgInfo(str, 0, "const char*", "msg") < 0 ||
+	    probeSetArgInfo(str, 1, "int", "len") < 0) {
+		fprintf(stderr, "probe-host: %s\n", prov->error);
+		exit(1);
+	}
 	m12 = add("m12", 12, tm12);
 }
 
