@@ -12,11 +12,6 @@
 #define NHDR_SIZE SDT_NOTE_HEADER_SIZE
 #define OWNER_SIZE sizeof(SDT_NOTE_OWNER) /* 8, already a multiple of 4 */
 
-static size_t align4(size_t n)
-{
-	return (n + 3) & ~(size_t)3;
-}
-
 static size_t desc_size(const struct sdt_target *t, const struct sdt_note *n)
 {
 	const char *args = n->args ? n->args : "";
@@ -27,7 +22,7 @@ static size_t desc_size(const struct sdt_target *t, const struct sdt_note *n)
 
 size_t sdt_note_size(const struct sdt_target *t, const struct sdt_note *n)
 {
-	return NHDR_SIZE + OWNER_SIZE + align4(desc_size(t, n));
+	return NHDR_SIZE + OWNER_SIZE + sdt_note_align4(desc_size(t, n));
 }
 
 static void put(const struct sdt_target *t, unsigned char *p, uint64_t v,
@@ -63,7 +58,7 @@ unsigned char *sdt_note_put_str(unsigned char *p, const char *s)
 
 size_t sdt_note_head_size(const char *owner)
 {
-	return NHDR_SIZE + align4(strlen(owner) + 1);
+	return NHDR_SIZE + sdt_note_align4(strlen(owner) + 1);
 }
 
 /*
@@ -75,7 +70,7 @@ static size_t head_encode(const struct sdt_target *t, const char *owner,
 			  size_t namesz, size_t descsz, uint32_t type,
 			  unsigned char *buf)
 {
-	size_t size = NHDR_SIZE + align4(namesz);
+	size_t size = NHDR_SIZE + sdt_note_align4(namesz);
 
 	put(t, buf, namesz, 4);
 	put(t, buf + 4, descsz, 4);
@@ -111,11 +106,11 @@ size_t sdt_note_encode(const struct sdt_target *t, const struct sdt_note *n,
 	return total;
 }
 
-/* The next NUL-terminated string in [*p, end), or NULL if unterminated. */
-static const char *take_str(const unsigned char **p, const unsigned char *end)
+const char *sdt_note_take_str(const unsigned char **p, const unsigned char *end)
 {
 	const unsigned char *s = *p;
-	const unsigned char *nul = memchr(s, 0, (size_t)(end - s));
+	const unsigned char *nul =
+		s < end ? memchr(s, 0, (size_t)(end - s)) : NULL;
 
 	if (!nul)
 		return NULL;
@@ -138,15 +133,15 @@ int sdt_note_decode(const struct sdt_target *t, const unsigned char *buf,
 	uint64_t type = get(t, buf + at + 8, 4);
 	size_t name_at = at + NHDR_SIZE;
 	/* Sizes are 32-bit, so these sums cannot wrap a 64-bit size_t. */
-	if (align4(namesz) > len - name_at)
+	if (sdt_note_align4(namesz) > len - name_at)
 		return -EINVAL;
-	size_t desc_at = name_at + align4(namesz);
-	if (align4(descsz) > len - desc_at) {
+	size_t desc_at = name_at + sdt_note_align4(namesz);
+	if (sdt_note_align4(descsz) > len - desc_at) {
 		/* The last note may omit its trailing padding. */
 		if (descsz > len - desc_at)
 			return -EINVAL;
 	}
-	size_t next = desc_at + align4(descsz);
+	size_t next = desc_at + sdt_note_align4(descsz);
 	if (next > len)
 		next = len;
 
@@ -163,10 +158,10 @@ int sdt_note_decode(const struct sdt_target *t, const unsigned char *buf,
 	n->base = get(t, p + asz, asz);
 	n->semaphore = get(t, p + 2 * asz, asz);
 	p += 3 * asz;
-	n->provider = take_str(&p, end);
-	n->name = n->provider ? take_str(&p, end) : NULL;
+	n->provider = sdt_note_take_str(&p, end);
+	n->name = n->provider ? sdt_note_take_str(&p, end) : NULL;
 	/* Very old producers wrote no argument string for argless probes. */
-	n->args = n->name ? (p < end ? take_str(&p, end) : "") : NULL;
+	n->args = n->name ? (p < end ? sdt_note_take_str(&p, end) : "") : NULL;
 	if (!n->provider || !n->name || !n->args)
 		return -EINVAL;
 	*off = next;

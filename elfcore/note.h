@@ -68,6 +68,19 @@ size_t sdt_note_head_encode(const struct sdt_target *t, const char *owner,
 unsigned char *sdt_note_put_str(unsigned char *p, const char *s);
 
 /*
+ * The NUL-terminated string at *P within [*P, END), moving *P past it; NULL
+ * when no NUL comes before END (*P is then left alone).
+ */
+const char *sdt_note_take_str(const unsigned char **p,
+			      const unsigned char *end);
+
+/* N rounded up to the 4 bytes that note names and descriptors take. */
+static inline size_t sdt_note_align4(size_t n)
+{
+	return (n + 3) & ~(size_t)3;
+}
+
+/*
  * Decode the note at BUF[*OFF..LEN), advance *OFF past it. Strings in N
  * point into BUF. Returns 1 for a stapsdt note, 0 for another note (skipped),
  * -EINVAL for bytes that are not a well-formed note (*OFF is left alone),

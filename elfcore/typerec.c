@@ -7,11 +7,6 @@
 
 #include "typerec.h"
 
-static size_t align4(size_t n)
-{
-	return (n + 3) & ~(size_t)3;
-}
-
 static const char *arg_name(const struct sdt_typerec *r, unsigned i)
 {
 	return r->names && r->names[i] ? r->names[i] : "";
@@ -49,14 +44,16 @@ static size_t desc_size(const struct sdt_typerec *r)
 
 size_t sdt_typerec_size(const struct sdt_typerec *r)
 {
-	return sdt_note_head_size(SDT_TYPES_OWNER) + align4(desc_size(r));
+	return sdt_note_head_size(SDT_TYPES_OWNER) +
+	       sdt_note_align4(desc_size(r));
 }
 
 size_t sdt_typerec_encode(const struct sdt_target *t,
 			  const struct sdt_typerec *r, unsigned char *buf)
 {
 	size_t dsz = desc_size(r);
-	size_t total = sdt_note_head_size(SDT_TYPES_OWNER) + align4(dsz);
+	size_t total =
+		sdt_note_head_size(SDT_TYPES_OWNER) + sdt_note_align4(dsz);
 	unsigned char *p = buf;
 	char count[16];
 

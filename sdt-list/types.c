@@ -23,18 +23,6 @@
 
 #include "sdt-list.h"
 
-/* The next NUL-terminated string in [*P, END), or NULL. */
-static const char *next_str(const char **p, const char *end)
-{
-	const char *s = *p;
-	const char *nul = s < end ? memchr(s, 0, (size_t)(end - s)) : NULL;
-
-	if (!nul)
-		return NULL;
-	*p = nul + 1;
-	return s;
-}
-
 static int parse_count(const char *text, unsigned *n)
 {
 	char *end;
@@ -53,12 +41,14 @@ static int parse_count(const char *text, unsigned *n)
 static int parse_record(const struct sdt_type_note *n, struct type_record *r,
 			const char **why)
 {
-	const char *p = n->desc, *end = n->desc + n->size, *count;
+	const unsigned char *p = (const unsigned char *)n->desc;
+	const unsigned char *end = p + n->size;
+	const char *count;
 
 	memset(r, 0, sizeof(*r));
-	r->provider = next_str(&p, end);
-	r->name = r->provider ? next_str(&p, end) : NULL;
-	count = r->name ? next_str(&p, end) : NULL;
+	r->provider = sdt_note_take_str(&p, end);
+	r->name = r->provider ? sdt_note_take_str(&p, end) : NULL;
+	count = r->name ? sdt_note_take_str(&p, end) : NULL;
 	if (!count) {
 		*why = "fewer than three strings (provider, probe, count)";
 		return -1;
@@ -72,8 +62,8 @@ static int parse_record(const struct sdt_type_note *n, struct type_record *r,
 		return -1;
 	}
 	for (unsigned i = 0; i < r->nargs; i++) {
-		r->type[i] = next_str(&p, end);
-		r->argname[i] = r->type[i] ? next_str(&p, end) : NULL;
+		r->type[i] = sdt_note_take_str(&p, end);
+		r->argname[i] = r->type[i] ? sdt_note_take_str(&p, end) : NULL;
 		if (!r->argname[i] || !*r->type[i]) {
 			*why = "fewer types and names than its count";
 			return -1;
