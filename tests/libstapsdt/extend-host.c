@@ -4,7 +4,8 @@
  * probe a(int64), whose argument counts its fires from 1, and probe end(),
  * which tells a bpftrace script to exit. It loads them, prints
  * "ready PID OBJECT", waits until a tracer counts a's semaphore (and, with
- * --wait-end, end's), then grows the provider while firing a:
+ * --wait-end, end's) and for a SIGUSR2 (the tracer says it is attached),
+ * then grows the provider while firing a:
  *
  *   extend-host [--file] timeline AT MS
  *	fires a every MS ms; at the AT-th fire adds b(int64) with
@@ -13,11 +14,12 @@
  *	--reload, adds b the old way instead: unload, then load.
  *   extend-host [--file] additions N
  *	N times: fires a twice, adds probe pI(int64) (I = 1..N), extends,
- *	fires pI. Then fires a once more. With --linger, then fires a and
- *	every pI each 50 ms until a SIGUSR1.
+ *	fires pI. Then fires a once more.
  *
- * Both print "fires TOTAL" (how many times a fired) once done firing a,
- * then, while end is traced, fire end until its tracer is gone, and exit.
+ * Both print "fires TOTAL" (how many times a fired) once done, then, while
+ * end is traced, fire end until its tracer is gone. With --linger, they
+ * then print "lingering" and fire every pI each 50 ms until a SIGUSR1.
+ * Then they exit.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -35,13 +37,15 @@
 static SDTProvider_t *prov;
 static SDTProbe_t *a, *end;
 static uint64_t fires;
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, go;
 static int reload;
 
-static void on_usr1(int sig)
+static void on_signal(int sig)
 {
-	(void)sig;
-	stop = 1;
+	if (sig == SIGUSR1)
+		stop = 1;
+	else
+		go = 1;
 }
 
 static void die(const char *what)
@@ -105,9 +109,11 @@ static void timeline(int at, long ms)
 	}
 }
 
-static void additions(int n, int linger)
+static SDTProbe_t *added[MAX_ADDED];
+static int nadded;
+
+static void additions(int n)
 {
-	static SDTProbe_t *added[MAX_ADDED];
 	char name[16];
 
 	for (int i = 0; i < n; i++) {
@@ -118,14 +124,16 @@ static void additions(int n, int linger)
 		if (providerExtend(prov) < 0)
 			die("extend");
 		probeFire(added[i], (uint64_t)i + 1);
+		nadded++;
 	}
 	fire_a();
-	if (!linger)
-		return;
+}
+
+static void linger(void)
+{
 	printf("lingering\n");
 	while (!stop) {
-		fire_a();
-		for (int i = 0; i < n; i++)
+		for (int i = 0; i < nadded; i++)
 			probeFire(added[i], (uint64_t)i + 1);
 		sleep_ms(50);
 	}
@@ -133,14 +141,15 @@ static void additions(int n, int linger)
 
 int main(int argc, char **argv)
 {
-	int argi = 1, file = 0, wait_end = 0, linger = 0;
+	int argi = 1, file = 0, wait_end = 0, lingers = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	signal(SIGUSR1, on_usr1);
+	signal(SIGUSR1, on_signal);
+	signal(SIGUSR2, on_signal);
 	for (; argi < argc && strncmp(argv[argi], "--", 2) == 0; argi++) {
 		file |= strcmp(argv[argi], "--file") == 0;
 		wait_end |= strcmp(argv[argi], "--wait-end") == 0;
-		linger |= strcmp(argv[argi], "--linger") == 0;
+		lingers |= strcmp(argv[argi], "--linger") == 0;
 		reload |= strcmp(argv[argi], "--reload") == 0;
 	}
 	if (argc - argi != 3 &&
@@ -161,10 +170,20 @@ int main(int argc, char **argv)
 	wait_traced(a);
 	if (wait_end)
 		wait_traced(end);
+	/*
+	 * A tracer counts the semaphore when it creates the uprobe, a moment
+	 * before its program is attached: the test says when it is.
+	 */
+	for (int i = 0; i < 3000 && !go; i++)
+		sleep_ms(10);
+	if (!go) {
+		fprintf(stderr, "extend-host: no SIGUSR2 after 30 s\n");
+		return 1;
+	}
 	if (strcmp(argv[argi], "timeline") == 0)
 		timeline(atoi(argv[argi + 1]), atol(argv[argi + 2]));
 	else if (atoi(argv[argi + 1]) <= MAX_ADDED)
-		additions(atoi(argv[argi + 1]), linger);
+		additions(atoi(argv[argi + 1]));
 	else
 		return 2;
 	printf("fires %llu\n", (unsigned long long)fires);
@@ -172,6 +191,8 @@ int main(int argc, char **argv)
 		probeFire(end);
 		sleep_ms(10);
 	}
+	if (lingers)
+		linger();
 	providerDestroy(prov);
 	return 0;
 }

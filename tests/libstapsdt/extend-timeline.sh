@@ -35,9 +35,13 @@ for mode in memfd file reload; do
 	[ $mode = reload ] && opt=--reload
 	start_ready "$EHOST" $opt --wait-end timeline 21 100
 	# The first tracer: every fire of a, until the host fires end.
-	timeout 120 bpftrace -p "$HOST_PID" -e 'usdt:*:jit:a { printf("a %d\n", arg0); }
+	# Its BEGIN runs once every probe is attached: then the host starts.
+	timeout 120 bpftrace -p "$HOST_PID" -e 'BEGIN { printf("go\n"); }
+		usdt:*:jit:a { printf("a %d\n", arg0); }
 		usdt:*:jit:end { exit(); }' >"$T/a.out" 2>&1 &
 	TRACE_PID=$!
+	wait_for "$T/a.out" '^go' "$mode: bpftrace"
+	kill -USR2 "$HOST_PID"
 	wait_for "$T/host.out" '^extended' "$mode: host"
 
 	# Seen by tracers that look after the call.

@@ -42,7 +42,8 @@ LIBSTAPSDT_TESTS = \
 	tests/libstapsdt/python.sh \
 	tests/libstapsdt/valgrind.sh \
 	tests/libstapsdt/aarch64.sh \
-	tests/libstapsdt/extend-timeline.sh
+	tests/libstapsdt/extend-timeline.sh \
+	tests/libstapsdt/extend-additions.sh
 TESTS += $(LIBSTAPSDT_TESTS)
 EXTRA_DIST += $(LIBSTAPSDT_TESTS) \
 	tests/libstapsdt/lib.sh \
