@@ -48,7 +48,8 @@ LIBSTAPSDT_TESTS = \
 	tests/libstapsdt/aarch64.sh \
 	tests/libstapsdt/extend-timeline.sh \
 	tests/libstapsdt/extend-additions.sh \
-	tests/libstapsdt/extend-cycles.sh
+	tests/libstapsdt/extend-cycles.sh \
+	tests/libstapsdt/extend-stress.sh
 TESTS += $(LIBSTAPSDT_TESTS)
 EXTRA_DIST += $(LIBSTAPSDT_TESTS) \
 	tests/libstapsdt/lib.sh \
@@ -57,6 +58,7 @@ EXTRA_DIST += $(LIBSTAPSDT_TESTS) \
 	tests/libstapsdt/compat-errno.c \
 	tests/libstapsdt/stress.c \
 	tests/libstapsdt/fork-stress.c \
+	tests/libstapsdt/extend-stress.c \
 	tests/libstapsdt/cgo-host.go \
 	tests/libstapsdt/ctypes-host.py \
 	tests/libstapsdt/aarch64-run.c \
