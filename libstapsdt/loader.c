@@ -358,9 +358,10 @@ static int place_file(struct sdt_provider *p, struct sdt_loaded *o)
 		sdt_set_error(pub, tmpCreationError,
 			      "libstapsdt: provider '%s': cannot create %s: %s",
 			      pub->name, o->path, strerror(err));
+		/* The directory is ours alone: whatever is there can go. */
+		remove_file(o);
 		free(o->path);
 		o->path = NULL;
-		remove_file(o);
 		return -1;
 	}
 	return fd;
