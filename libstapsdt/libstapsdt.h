@@ -13,8 +13,9 @@
  * enumerator values and structure layouts below are those of that library,
  * so its bindings keep working unchanged. What goes beyond it (probes with
  * up to 12 arguments, the semaphore, the inline enabled check, argument
- * types for tools, more error codes, numbered after the public ones) is marked
- * "Extension" and uses new names only.
+ * types for tools, more error codes, numbered after the public ones, a
+ * provider that grows while loaded) is marked "Extension" and uses new
+ * names only.
  *
  * C89 and C++98 up; it may be included before or after <errno.h> (see the
  * note on SDTProvider.errno).
