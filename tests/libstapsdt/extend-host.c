@@ -8,7 +8,7 @@
  * then grows the provider while firing a:
  *
  *   extend-host [--file] timeline AT MS
- *	fires a every MS ms; at the AT-th fire adds b(int64) with
+ *	fires a every MS ms; at the AT-th fire adds b(uint64_t tick) with
  *	providerExtend() and prints "extended"; from then on also fires b
  *	with the same count. Stops after a SIGUSR1 (once extended). With
  *	--reload, adds b the old way instead: unload, then load.
@@ -96,6 +96,9 @@ static void timeline(int at, long ms)
 		fire_a();
 		if (fires == (uint64_t)at) {
 			b = add("b", 1);
+			/* Its type goes into the new object too. */
+			if (probeSetArgInfo(b, 0, "uint64_t", "tick") < 0)
+				die("b's type");
 			if (reload && providerUnload(prov) < 0)
 				die("unload");
 			if ((reload ? providerLoad(prov)

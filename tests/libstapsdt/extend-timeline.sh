@@ -2,7 +2,8 @@
 # fires every 100 ms under `bpftrace -p PID'; at the 21st fire the program
 # adds probe b with providerExtend(). bpftrace must count every fire of a,
 # before and after the addition (a reload made it miss every later one).
-# Afterwards b is listed by `bpftrace -l -p' and `sdt-list -p', and a
+# Afterwards b is listed by `bpftrace -l -p' and `sdt-list -p' (with the
+# argument type given with probeSetArgInfo() before the extend), and a
 # bpftrace started then traces it. In a memfd and in a file; and, for
 # comparison, the same run adding b by unload and load: bpftrace must
 # then miss the fires after the 21st (so this test can tell the two).
@@ -48,7 +49,8 @@ for mode in memfd file reload; do
 	list=$(bpftrace_run -l -p "$HOST_PID" 'usdt:*:jit:*')
 	echo "$list" | grep -q ':jit:b$' || fail "$mode: bpftrace -l misses b: $list"
 	list=$("$SDT_LIST" -p "$HOST_PID" 2>&1)
-	echo "$list" | grep -q '^jit:b(' || fail "$mode: sdt-list -p misses b: $list"
+	echo "$list" | grep -q '^jit:b(uint64_t tick) ' ||
+		fail "$mode: sdt-list -p misses b or its type: $list"
 	b=$(bpftrace_run -p "$HOST_PID" -e 'usdt:*:jit:b { printf("b %d\n", arg0); exit(); }' |
 		grep '^b ')
 	echo "$b" | grep -q '^b [0-9][0-9]*$' || fail "$mode: b is not traced: $b"
