@@ -3,6 +3,9 @@
  * Timings for bench/libstapsdt-bench.sh: how long providerLoad() takes for
  * 1, 100 and 1000 probes, and what an untraced probeFire(), probeIsEnabled()
  * and the inline check cost per call, next to a bare indirect call.
+ * Adding one probe to a loaded provider of 1000: with providerExtend()
+ * (ours only), and by unload, add and load again, the way the public
+ * library needs (both).
  * `libstapsdt-bench' prints "NAME VALUE UNIT" lines;
  * `libstapsdt-bench traced N' loads one probe, says "ready PID OBJECT",
  * waits until a tracer is attached, then prints the cost of a traced fire.
@@ -36,6 +39,12 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static double median(double *t, int runs)
+{
+	qsort(t, (size_t)runs, sizeof(*t), cmp_double);
+	return t[runs / 2];
+}
+
 /* Median microseconds of providerLoad() for NPROBES probes. */
 static double load_us(int nprobes, int runs)
 {
@@ -57,8 +66,70 @@ static double load_us(int nprobes, int runs)
 		t[r] = (now_ns() - s) / 1e3;
 		providerDestroy(p);
 	}
-	qsort(t, (size_t)runs, sizeof(*t), cmp_double);
-	med = t[runs / 2];
+	med = median(t, runs);
+	free(t);
+	return med;
+}
+
+/* A loaded provider of NPROBES probes, named as load_us() names them. */
+static SDTProvider_t *loaded_provider(int nprobes)
+{
+	SDTProvider_t *p = providerInit("benchprov");
+	char name[32];
+
+	for (int i = 0; i < nprobes; i++) {
+		snprintf(name, sizeof(name), "probe%d", i);
+		providerAddProbe(p, name, 2, int64, uint32);
+	}
+	if (providerLoad(p) != 0) {
+		fprintf(stderr, "bench: %s\n", p->error);
+		exit(1);
+	}
+	return p;
+}
+
+/*
+ * Median microseconds of adding one probe to a loaded provider of NPROBES,
+ * by unload, add and load (RELOAD, what the public library needs) or, in
+ * ours, by add and providerExtend() after PRIOR extends of one probe each.
+ */
+static double add_one_us(int nprobes, int reload, int prior, int runs)
+{
+	double *t = calloc((size_t)runs, sizeof(*t)), med;
+	char name[32];
+
+	for (int r = 0; r < runs; r++) {
+		SDTProvider_t *p = loaded_provider(nprobes);
+		int ret;
+
+#ifdef SDT_SEMAPHORE_ENABLED
+		for (int i = 0; i < prior; i++) {
+			snprintf(name, sizeof(name), "prior%d", i);
+			providerAddProbe(p, name, 2, int64, uint32);
+			providerExtend(p);
+		}
+#endif
+		double s = now_ns();
+		providerAddProbe(p, "added", 2, int64, uint32);
+		if (reload) {
+			ret = providerUnload(p);
+			ret = ret ? ret : providerLoad(p);
+		} else {
+#ifdef SDT_SEMAPHORE_ENABLED
+			ret = providerExtend(p);
+#else
+			ret = -1;
+#endif
+		}
+		t[r] = (now_ns() - s) / 1e3;
+		if (ret != 0) {
+			fprintf(stderr, "bench: adding a probe: %s\n",
+				p->error ? p->error : "failed");
+			exit(1);
+		}
+		providerDestroy(p);
+	}
+	med = median(t, runs);
 	free(t);
 	return med;
 }
@@ -119,6 +190,12 @@ static int untraced(void)
 	printf("load1 %.2f us\n", load_us(1, 301));
 	printf("load100 %.2f us\n", load_us(100, 101));
 	printf("load1000 %.2f us\n", load_us(1000, 21));
+	printf("reload1000 %.2f us\n", add_one_us(1000, 1, 0, 21));
+#ifdef SDT_SEMAPHORE_ENABLED
+	printf("extend1000 %.2f us\n", add_one_us(1000, 0, 0, 51));
+	printf("extend1 %.2f us\n", add_one_us(1, 0, 0, 301));
+	printf("extend1000_after100 %.2f us\n", add_one_us(1000, 0, 100, 21));
+#endif
 	printf("loop %.3f ns\n", loop);
 	printf("bare %.3f ns\n", bare);
 	printf("fire %.3f ns\n", fire);

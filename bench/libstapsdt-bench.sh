@@ -1,4 +1,6 @@
-# libstapsdt: providerLoad for 1/100/1000 probes, untraced probeFire,
+# libstapsdt: providerLoad for 1/100/1000 probes, adding one probe to a
+# loaded provider of 1000 (providerExtend, against the unload and reload
+# the public library needs for the same change), untraced probeFire,
 # probeIsEnabled, the inline checks, and a traced fire under bpftrace
 # (bpftrace 0.17 attaches at the note's PC with an int3; the optimized
 # 5-byte-nop path is measured by bench/libbpf-traced.sh). The reference is
@@ -55,6 +57,7 @@ if $CC -shared -fPIC -O2 -nostdlib -Wl,-z,noseparate-code \
 			r / 3, r / 3 < f ? "below" : "above", f }' ;;
 	esac
 fi
+
 row "probeFire, untraced" "$(ours fire)" "$(ref fire)" ns "<3"
 # The public header has no inline check: its users get the call.
 row "probeIsEnabled (header's inline)" "$(ours enabled)" "$(ref enabled)" ns "<1.5"
@@ -92,4 +95,17 @@ if [ "$(id -u)" = 0 ] && command -v bpftrace >/dev/null 2>&1; then
 else
 	echo "(traced fires need root and bpftrace)"
 fi
+
+# Adding 1 probe to a loaded provider of 1000 probes. The public library
+# has no providerExtend: the same change there is unload, add, load (and
+# its tracers lose every probe). Ours does the same by extending.
+header "libstapsdt: add 1 probe to a loaded provider of 1000, same run" "public"
+row "add + providerExtend (public: reload)" "$(ours extend1000)" "$(ref reload1000)" us ">=20x"
+row "add + unload + load (both)" "$(ours reload1000)" "$(ref reload1000)" us
+row "add + providerExtend, onto 1 probe" "$(ours extend1)" - us
+row "add + providerExtend, 101st extend" "$(ours extend1000_after100)" - us
+row "providerLoad, 1 probe (for scale)" "$(ours load1)" "$(ref load1)" us
+awk -v e="$(ours extend1000)" -v l="$(ours load1)" -v r="$(ours reload1000)" 'BEGIN {
+	if (e > 0 && l > 0)
+		printf "(extending 1000 by 1 costs %.2fx a 1-probe load, %.1fx less than our own reload)\n", e / l, r / e }'
 target_summary

@@ -13,7 +13,10 @@
  * atomic loads, then the semaphore and the stub's first word in the object.
  * Load publishes a probe by storing the semaphore pointer and then _fire
  * (release); unload stores NULL into _fire and points the semaphore at a
- * static zero, then gives the object back (dlclose, memfd or file, fd).
+ * static zero, then gives the objects back (dlclose, memfd or file, fd).
+ * providerExtend() only publishes: the probes added since the last load
+ * or extend go into one more object of their own, and no probe already
+ * published is touched, so extending needs no grace period.
  * A fire that read the old pointers just before may still be about to touch
  * the object, so the library's probeFire() and probeIsEnabled() mark the
  * few instructions between reading the pointers and the last touch in a
@@ -63,11 +66,21 @@ struct sdt_probe_node {
 	struct sdt_arg_info *info; /* NULL until probeSetArgInfo() */
 };
 
-/* Without membarrier: an unloaded object kept until destroy (loader.c). */
-struct sdt_retired {
+/*
+ * One loaded shared object of a provider: the load's, then one more per
+ * providerExtend() that had probes to add (loader.c). Without membarrier,
+ * an unloaded one is kept, as `retired', until destroy: then only HANDLE
+ * and FD (a reserved descriptor number) are left.
+ */
+struct sdt_loaded {
 	void *handle;
-	int fd; /* reserved descriptor number, or -1 (see loader.c) */
-	struct sdt_retired *next;
+	char *path;	/* what dlopen() took: /proc/PID/fd/N or the file */
+	char *dir;	/* file: its private directory, else NULL */
+	int fd;		/* the memfd, open while loaded; -1 for a file */
+	long owner;	/* file: the pid that placed it, the only remover */
+	int shared;	/* file: a child was forked since it was placed */
+	uintptr_t base; /* load address */
+	struct sdt_loaded *next; /* the one loaded before */
 };
 
 /* providerInit() allocates this; the public provider comes first. */
@@ -79,11 +92,14 @@ struct sdt_provider {
 	size_t nnames;	      /* distinct names: entries in by_name */
 	SDTProbe_t **by_name; /* open hash of the probes by name (provider.c) */
 	size_t by_name_cap;   /* slots: 0 or a power of two, over 2 * nnames */
-	char *dir;	      /* file mode: the private directory, else NULL */
-	long owner;	      /* pid that placed the file: only it removes it */
-	int shared;	      /* a child forked since the file was placed */
-	uintptr_t base;	      /* load address of the loaded object */
-	struct sdt_retired *retired;
+	size_t nlive;	      /* probes published: the oldest nlive */
+	/*
+	 * Loaded objects, newest first; the last is the load's, also named
+	 * by pub._handle, _filename and _memfd (the public fields).
+	 */
+	struct sdt_loaded *objects;
+	struct sdt_loaded *retired;
+	long placed_in; /* registry: the pid whose list of files holds us */
 	struct sdt_provider *next_placed; /* registry: providers with files */
 };
 
@@ -140,14 +156,17 @@ struct sdt_object {
 	size_t nprobes;
 };
 /*
- * Write the shared object for provider P's probes, for target T, to FD.
- * Reads the model only. Returns 0, or -1 with the error set on P.
+ * Write the shared object for the COUNT newest probes of provider P (the
+ * first COUNT of its list: all of them for a load, those added since for
+ * an extend), for target T, to FD. Reads the model only. Returns 0, or -1
+ * with the error set on P.
  */
 int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
-		     struct sdt_object *obj);
+		     size_t count, struct sdt_object *obj);
 
 /* loader.c */
 int sdt_load(struct sdt_provider *p);
+int sdt_extend(struct sdt_provider *p); /* sdt_load() when not loaded */
 int sdt_unload(struct sdt_provider *p);
 void sdt_release(struct sdt_provider *p); /* destroy: unload, dlclose all */
 

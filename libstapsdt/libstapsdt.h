@@ -13,8 +13,9 @@
  * enumerator values and structure layouts below are those of that library,
  * so its bindings keep working unchanged. What goes beyond it (probes with
  * up to 12 arguments, the semaphore, the inline enabled check, argument
- * types for tools, more error codes, numbered after the public ones) is marked
- * "Extension" and uses new names only.
+ * types for tools, more error codes, numbered after the public ones, a
+ * provider that grows while loaded) is marked "Extension" and uses new
+ * names only.
  *
  * C89 and C++98 up; it may be included before or after <errno.h> (see the
  * note on SDTProvider.errno).
@@ -136,7 +137,8 @@ int providerUseMemfd(SDTProvider_t *provider, const MemFDOption_t use_memfd);
  * stops at 6), followed by one ArgType_t per argument. Returns the probe,
  * or NULL with provider->errno and provider->error set. A name given again
  * makes another site of the same probe, with its own stub. Added while the
- * provider is loaded, a probe takes effect at the next load.
+ * provider is loaded, a probe takes effect at the next providerExtend(),
+ * or at the next load.
  */
 SDTProbe_t *providerAddProbe(SDTProvider_t *provider, const char *name,
 			     int argCount, ...);
@@ -148,8 +150,22 @@ SDTProbe_t *providerAddProbe(SDTProvider_t *provider, const char *name,
 int providerLoad(SDTProvider_t *provider);
 
 /*
- * Make the probes disappear for tracers and give back what the load took
- * (mapping, memfd or file, descriptor); they may be fired (as no-ops),
+ * Extension: make the probes added since the last load or extend live in
+ * the loaded provider, for runtimes that declare probes as code appears.
+ * They go into one more small object of their own: every probe already
+ * loaded keeps its site, its semaphore and its attached tracers, and the
+ * cost is that of the new probes only. Tracers that look afterwards see
+ * the new ones (bpftrace -l, bpftrace -p started later, sdt-list -p). On a
+ * provider that is not loaded it is providerLoad(). Returns 0 (also when
+ * there is nothing to add), or -1 with errno/error set as providerLoad()
+ * sets them; the probes not added stay pending for the next call.
+ */
+int providerExtend(SDTProvider_t *provider);
+
+/*
+ * Make the probes disappear for tracers and give back what the load and
+ * the extends took (mappings, memfds or files, descriptors); they may be
+ * fired (as no-ops),
  * added to and loaded again. Returns 0 (also when not loaded), or -1 with
  * errno/error set (sharedLibraryCloseError: _handle was closed elsewhere).
  */
@@ -164,7 +180,8 @@ void providerDestroy(SDTProvider_t *provider);
 /*
  * Fire PROBE with its arguments, each read as a uint64_t (extra ones are
  * ignored). Costs a call and two loads while nothing is attached; safe to
- * call from any thread, also while another thread loads or unloads.
+ * call from any thread, also while another thread loads, extends or
+ * unloads.
  */
 void probeFire(SDTProbe_t *probe, ...);
 

@@ -13,17 +13,28 @@
  * noexec mounts, created O_EXCL|O_NOFOLLOW; removed on unload, destroy, a
  * failed load and at exit (a destructor walks the registry).
  *
- * Unloading gives back everything the load took, at once: the mapping
- * (dlclose), the memfd or the file and its directory, the descriptor, the
- * registry entry. So nothing grows over load/unload cycles, and tracers and
- * sdt-list stop seeing the object. Before the dlclose, unload waits for a
- * grace period (grace_wait()): fires that read the old pointers finish.
+ * Extending. providerExtend() never rewrites what is loaded: the probes
+ * added since the last load or extend get one more object of their own,
+ * placed, written, dlopened and published like the load's. Tracers attached
+ * to the older objects keep their uprobes (same file, same offsets, same
+ * semaphores), and the cost is that of the new probes only. The provider
+ * keeps its objects in a list (struct sdt_loaded); the load's, the oldest,
+ * is also the one the public fields _handle, _filename and _memfd name.
+ *
+ * Unloading gives back everything the load and the extends took, at once:
+ * the mappings (dlclose), the memfds or the files and their directories,
+ * the descriptors, the registry entry. So nothing grows over load/unload
+ * cycles, and tracers and sdt-list stop seeing the objects. Before the
+ * dlclose, unload waits for one grace period (grace_wait()): fires that
+ * read the old pointers finish.
  *
  * fork(). The registry lock is taken around fork (pthread_atfork), so a
  * child never inherits it held. Files belong to the process that placed
- * them: a child never removes its parent's (at unload or exit), and a
- * parent that forked leaves its files at exit, for a daemonized child that
- * still maps them; only an explicit unload or destroy removes them then.
+ * them (each object records its placer): a child never removes its
+ * parent's (at unload or exit), and a parent that forked leaves its files
+ * at exit, for a daemonized child that still maps them; only an explicit
+ * unload or destroy removes them then. A child that extends an inherited
+ * provider places, and later removes, its own objects only.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -148,14 +159,26 @@ static int grace_wait(void)
 	return 0;
 }
 
+/*
+ * The registry's list of providers with files is this process's: after a
+ * fork the child starts an empty one, and a provider it inherited joins it
+ * only when the child places a file of its own (placed_in says whose list
+ * holds the provider).
+ */
 static void placed_add(struct sdt_provider *p)
 {
+	if (p->placed_in == (long)getpid())
+		return;
+	p->placed_in = (long)getpid();
 	p->next_placed = placed;
 	placed = p;
 }
 
 static void placed_remove(struct sdt_provider *p)
 {
+	if (p->placed_in != (long)getpid())
+		return;
+	p->placed_in = 0;
 	for (struct sdt_provider **pp = &placed; *pp; pp = &(*pp)->next_placed)
 		if (*pp == p) {
 			*pp = p->next_placed;
@@ -164,17 +187,16 @@ static void placed_remove(struct sdt_provider *p)
 		}
 }
 
-/* PATH and the private DIR, if this process placed them. */
-static void remove_file(struct sdt_provider *p, const char *path)
+/* O's file and private directory, if this process placed them. */
+static void remove_file(struct sdt_loaded *o)
 {
-	if (p->owner == (long)getpid()) {
-		if (path)
-			unlink(path);
-		if (p->dir)
-			rmdir(p->dir);
+	if (o->dir && o->owner == (long)getpid()) {
+		if (o->path)
+			unlink(o->path);
+		rmdir(o->dir);
 	}
-	free(p->dir);
-	p->dir = NULL;
+	free(o->dir);
+	o->dir = NULL;
 }
 
 /*
@@ -185,8 +207,9 @@ __attribute__((destructor)) static void remove_placed_files(void)
 {
 	sdt_registry_lock();
 	for (struct sdt_provider *p = placed; p; p = p->next_placed)
-		if (!p->shared)
-			remove_file(p, p->pub._filename);
+		for (struct sdt_loaded *o = p->objects; o; o = o->next)
+			if (!o->shared)
+				remove_file(o);
 	placed = NULL;
 	sdt_registry_unlock();
 	if (reader_key_made)
@@ -203,14 +226,15 @@ static void fork_prepare(void)
 static void fork_parent(void)
 {
 	for (struct sdt_provider *p = placed; p; p = p->next_placed)
-		p->shared = 1;
+		for (struct sdt_loaded *o = p->objects; o; o = o->next)
+			o->shared = 1;
 	pthread_mutex_unlock(&readers_lock);
 	pthread_mutex_unlock(&registry_lock);
 }
 
 /*
  * The child has one thread, the list of placed files is the parent's (its
- * providers keep `owner' = the parent, so they never remove them), and its
+ * objects keep `owner' = the parent, so it never removes them), and its
  * membarrier registration is asked again.
  */
 static void fork_child(void)
@@ -302,14 +326,15 @@ static char *file_path(const char *dir, const char *name)
 	return path;
 }
 
-static int place_file(struct sdt_provider *p, char **path)
+/* A file for object O of P, in a private directory of its own; or -1. */
+static int place_file(struct sdt_provider *p, struct sdt_loaded *o)
 {
 	SDTProvider_t *pub = &p->pub;
 	int fd;
 
-	p->owner = (long)getpid();
-	p->dir = make_private_dir();
-	if (!p->dir)
+	o->owner = (long)getpid();
+	o->dir = make_private_dir();
+	if (!o->dir)
 		return sdt_set_error(
 			pub, tmpCreationError,
 			"libstapsdt: provider '%s': no directory "
@@ -318,59 +343,64 @@ static int place_file(struct sdt_provider *p, char **path)
 			"noexec or full; point TMPDIR at a "
 			"writable, exec-mounted directory",
 			pub->name);
-	*path = file_path(p->dir, pub->name);
-	if (!*path) {
-		remove_file(p, NULL);
+	o->path = file_path(o->dir, pub->name);
+	if (!o->path) {
+		remove_file(o);
 		return sdt_set_error(pub, outOfMemoryError,
 				     "libstapsdt: provider '%s': out of memory",
 				     pub->name);
 	}
-	fd = open(*path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	fd = open(o->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0600);
 	if (fd < 0) {
 		int err = errno;
 
 		sdt_set_error(pub, tmpCreationError,
 			      "libstapsdt: provider '%s': cannot create %s: %s",
-			      pub->name, *path, strerror(err));
-		remove_file(p, NULL);
-		free(*path);
-		*path = NULL;
+			      pub->name, o->path, strerror(err));
+		/* The directory is ours alone: whatever is there can go. */
+		remove_file(o);
+		free(o->path);
+		o->path = NULL;
 		return -1;
 	}
 	return fd;
 }
 
-/* The load base of HANDLE, checked against where OBJ puts the probes. */
-static int object_base(struct sdt_provider *p, void *handle, const char *path,
-		       const struct sdt_object *obj, uintptr_t *base)
+/*
+ * The load base of O, checked against where OBJ puts the probes: the first
+ * stub's symbol (a repeated name's carries `:N', object.c) must be where
+ * the layout says.
+ */
+static int object_base(struct sdt_provider *p, struct sdt_loaded *o,
+		       const struct sdt_object *obj)
 {
 	struct link_map *lm = NULL;
-	const struct sdt_dso_layout *lay = &obj->layout;
-	uintptr_t sym, first;
+	const SDTProbe_t *first;
+	char sym[SDT_PROBE_NAME_MAX + sizeof(":4294967295")];
+	uintptr_t at;
 
-	if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) < 0 || !lm)
+	if (dlinfo(o->handle, RTLD_DI_LINKMAP, &lm) < 0 || !lm)
 		return sdt_set_error(&p->pub, symbolLoadingError,
 				     "libstapsdt: provider '%s': no link map "
 				     "for %s: %s",
-				     p->pub.name, path, dlerror());
-	*base = (uintptr_t)lm->l_addr;
+				     p->pub.name, o->path, dlerror());
+	o->base = (uintptr_t)lm->l_addr;
 	if (!obj->nprobes)
 		return 0;
-	/* A repeated name's symbol is its first probe's: any of them will do.
-	 */
-	sym = (uintptr_t)dlsym(handle, obj->probes[0]->name);
-	first = *base + lay->stub_addr;
-	if (sym < first || (sym - first) % lay->stub_stride != 0 ||
-	    (sym - first) / lay->stub_stride >= obj->nprobes ||
-	    strcmp(obj->probes[(sym - first) / lay->stub_stride]->name,
-		   obj->probes[0]->name) != 0)
+	first = obj->probes[0];
+	if (sdt_node_of(first)->ordinal)
+		snprintf(sym, sizeof(sym), "%s:%u", first->name,
+			 sdt_node_of(first)->ordinal);
+	else
+		snprintf(sym, sizeof(sym), "%s", first->name);
+	at = (uintptr_t)dlsym(o->handle, sym);
+	if (at != o->base + obj->layout.stub_addr)
 		return sdt_set_error(
 			&p->pub, symbolLoadingError,
 			"libstapsdt: provider '%s': stub '%s' of %s is "
 			"at %#lx, not where its layout puts it",
-			p->pub.name, obj->probes[0]->name, path,
-			(unsigned long)sym);
+			p->pub.name, sym, o->path, (unsigned long)at);
 	return 0;
 }
 
@@ -390,22 +420,23 @@ static void publish(uintptr_t base, const struct sdt_object *obj)
 	}
 }
 
-/* A place for P's object (memfd, else file): its fd and path, or -1. */
-static int place(struct sdt_provider *p, char **path, int *memfd)
+/*
+ * A place for object O of P (memfd, else file): the descriptor to write
+ * it to, or -1 with the error set. A memfd's stays open in O->fd.
+ */
+static int place(struct sdt_provider *p, struct sdt_loaded *o)
 {
-	int fd = -1;
-
-	*memfd = 0;
 	if (p->pub._use_memfd == memfd_enabled) {
-		fd = place_memfd(p, path);
-		*memfd = fd >= 0;
+		o->fd = place_memfd(p, &o->path);
+		if (o->fd >= 0)
+			return o->fd;
 	}
-	return fd >= 0 ? fd : place_file(p, path);
+	return place_file(p, o);
 }
 
-/* Writes, opens and publishes; 0, or -1 with the error set. */
-static int open_object(struct sdt_provider *p, int fd, const char *path,
-		       void **handle)
+/* Writes O (the COUNT newest probes), opens it and publishes them. */
+static int open_object(struct sdt_provider *p, struct sdt_loaded *o, int fd,
+		       size_t count)
 {
 	SDTProvider_t *pub = &p->pub;
 	struct sdt_object obj;
@@ -413,57 +444,86 @@ static int open_object(struct sdt_provider *p, int fd, const char *path,
 	int ret = -1;
 
 	sdt_target_host(&host);
-	if (sdt_object_write(pub, &host, fd, &obj) < 0)
+	if (sdt_object_write(pub, &host, fd, count, &obj) < 0)
 		return -1;
-	*handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!*handle)
+	o->handle = dlopen(o->path, RTLD_NOW | RTLD_LOCAL);
+	if (!o->handle)
 		sdt_set_error(pub, sharedLibraryOpenError,
 			      "libstapsdt: provider '%s': cannot load its "
 			      "object %s: %s",
-			      pub->name, path, dlerror());
-	else if (object_base(p, *handle, path, &obj, &p->base) == 0) {
-		publish(p->base, &obj);
+			      pub->name, o->path, dlerror());
+	else if (object_base(p, o, &obj) == 0) {
+		publish(o->base, &obj);
 		ret = 0;
 	}
 	free(obj.probes);
 	return ret;
 }
 
+/*
+ * One more object for P with its COUNT newest probes, published; 0, or -1
+ * with the error set and nothing of it left.
+ */
+static int add_object(struct sdt_provider *p, size_t count)
+{
+	struct sdt_loaded *o = calloc(1, sizeof(*o));
+	int fd;
+
+	if (!o)
+		return sdt_set_error(&p->pub, outOfMemoryError,
+				     "libstapsdt: provider '%s': out of memory",
+				     p->pub.name);
+	o->fd = -1;
+	fd = place(p, o);
+	if (fd < 0) {
+		free(o);
+		return -1;
+	}
+	if (open_object(p, o, fd, count) < 0) {
+		/* Nothing was published: the object may go at once. */
+		if (o->handle)
+			dlclose(o->handle);
+		remove_file(o);
+		close(fd);
+		free(o->path);
+		free(o);
+		return -1;
+	}
+	if (o->dir) {
+		close(fd);
+		placed_add(p);
+	}
+	o->next = p->objects;
+	p->objects = o;
+	p->nlive += count;
+	return 0;
+}
+
 int sdt_load(struct sdt_provider *p)
 {
 	SDTProvider_t *pub = &p->pub;
-	char *path = NULL;
-	void *handle = NULL;
-	int fd, memfd;
 
 	if (p->loaded) {
 		sdt_clear_error(pub);
 		return 0;
 	}
-	fd = place(p, &path, &memfd);
-	if (fd < 0)
+	if (add_object(p, p->nprobes) < 0)
 		return -1;
-	if (open_object(p, fd, path, &handle) < 0) {
-		/* Nothing was published: the object may go at once. */
-		if (handle)
-			dlclose(handle);
-		if (!memfd)
-			remove_file(p, path);
-		close(fd);
-		free(path);
-		return -1;
-	}
-	if (!memfd) {
-		close(fd);
-		fd = -1;
-		p->shared = 0;
-		placed_add(p);
-	}
-	pub->_filename = path;
-	pub->_handle = handle;
-	pub->_memfd = fd;
+	pub->_filename = p->objects->path;
+	pub->_handle = p->objects->handle;
+	pub->_memfd = p->objects->fd;
 	p->loaded = 1;
 	sdt_clear_error(pub);
+	return 0;
+}
+
+int sdt_extend(struct sdt_provider *p)
+{
+	if (!p->loaded)
+		return sdt_load(p);
+	if (p->nlive < p->nprobes && add_object(p, p->nprobes - p->nlive) < 0)
+		return -1;
+	sdt_clear_error(&p->pub);
 	return 0;
 }
 
@@ -485,27 +545,32 @@ static int match_object(struct dl_phdr_info *info, size_t size, void *arg)
 }
 
 /*
- * dlclose() P's object; -1 with sharedLibraryCloseError when that fails or
- * when someone else closed _handle already (dlclose() on a closed handle
- * reads freed memory, so we look for the object first).
+ * dlclose() object O of P; -1 with sharedLibraryCloseError when that fails
+ * or when someone else closed the load's object, the one whose handle is
+ * public (_handle), already: dlclose() on a closed handle reads freed
+ * memory, so we look for that object first. The extends' handles are ours
+ * alone.
  */
-static int close_object(struct sdt_provider *p)
+static int close_object(struct sdt_provider *p, struct sdt_loaded *o)
 {
 	SDTProvider_t *pub = &p->pub;
-	struct find_object f = { p->base, pub->_filename, 0 };
+	struct find_object f = { o->base, o->path, 0 };
 
-	dl_iterate_phdr(match_object, &f);
-	if (!f.found)
-		return sdt_set_error(pub, sharedLibraryCloseError,
-				     "libstapsdt: provider '%s': its object %s "
-				     "was closed behind the library's back "
-				     "(dlclose of _handle)",
-				     pub->name, pub->_filename);
-	if (dlclose(pub->_handle) != 0)
+	if (o->handle == pub->_handle) {
+		dl_iterate_phdr(match_object, &f);
+		if (!f.found)
+			return sdt_set_error(
+				pub, sharedLibraryCloseError,
+				"libstapsdt: provider '%s': its object %s "
+				"was closed behind the library's back "
+				"(dlclose of _handle)",
+				pub->name, o->path);
+	}
+	if (dlclose(o->handle) != 0)
 		return sdt_set_error(pub, sharedLibraryCloseError,
 				     "libstapsdt: provider '%s': dlclose of "
 				     "%s: %s",
-				     pub->name, pub->_filename, dlerror());
+				     pub->name, o->path, dlerror());
 	return 0;
 }
 
@@ -525,33 +590,49 @@ static int hide_memfd(int fd)
 
 /*
  * No membarrier (seccomp, an old kernel): no grace period can be proved,
- * so the object stays mapped until providerDestroy(), hidden from tracers;
+ * so object O stays mapped until providerDestroy(), hidden from tracers;
  * its memfd number stays taken, as glibc would take a new memfd reusing it
- * for the retired /proc/PID/fd/N.
+ * for the retired /proc/PID/fd/N. O joins P's retired list (1), or, when
+ * its memfd cannot be hidden, is left mapped for good (-1, error set).
  */
-static int retire(struct sdt_provider *p)
+static int retire(struct sdt_provider *p, struct sdt_loaded *o)
 {
-	struct sdt_retired *r = calloc(1, sizeof(*r));
-
-	if (!r || (p->pub._memfd >= 0 && hide_memfd(p->pub._memfd) < 0)) {
-		free(r);
+	if (o->fd >= 0 && hide_memfd(o->fd) < 0)
 		return sdt_set_error(&p->pub, sharedLibraryCloseError,
 				     "libstapsdt: provider '%s': cannot retire "
-				     "its object: %s",
-				     p->pub.name, strerror(errno));
-	}
-	r->handle = p->pub._handle;
-	r->fd = p->pub._memfd;
-	r->next = p->retired;
-	p->retired = r;
-	p->pub._memfd = -1;
-	return 0;
+				     "its object %s: %s",
+				     p->pub.name, o->path, strerror(errno));
+	remove_file(o);
+	free(o->path);
+	o->path = NULL;
+	o->next = p->retired;
+	p->retired = o;
+	return 1;
+}
+
+/*
+ * Gives back unpublished object O: its mapping (or, with KEEP, keeps it
+ * retired), its memfd or file. Returns 0, or -1 with the error set.
+ */
+static int drop_object(struct sdt_provider *p, struct sdt_loaded *o, int keep)
+{
+	int ret = keep ? retire(p, o) : close_object(p, o);
+
+	if (ret > 0)
+		return 0;
+	remove_file(o);
+	if (o->fd >= 0)
+		close(o->fd);
+	free(o->path);
+	free(o);
+	return ret;
 }
 
 int sdt_unload(struct sdt_provider *p)
 {
 	SDTProvider_t *pub = &p->pub;
-	int ret;
+	struct sdt_loaded *o, *next;
+	int keep, ret = 0;
 
 	if (!p->loaded)
 		return 0;
@@ -560,14 +641,16 @@ int sdt_unload(struct sdt_provider *p)
 		__atomic_store_n(&sdt_node_of(&l->probe)->pub._semaphore,
 				 &sdt_idle_semaphore, __ATOMIC_RELEASE);
 	}
-	ret = grace_wait() == 0 ? close_object(p) : retire(p);
-	if (p->dir) {
-		placed_remove(p);
-		remove_file(p, pub->_filename);
-	} else if (pub->_memfd >= 0) {
-		close(pub->_memfd);
+	/* One grace period covers every object of the provider. */
+	keep = grace_wait() != 0;
+	for (o = p->objects; o; o = next) {
+		next = o->next;
+		if (drop_object(p, o, keep) < 0)
+			ret = -1;
 	}
-	free(pub->_filename);
+	placed_remove(p);
+	p->objects = NULL;
+	p->nlive = 0;
 	pub->_filename = NULL;
 	pub->_handle = NULL;
 	pub->_memfd = -1;
@@ -579,7 +662,7 @@ int sdt_unload(struct sdt_provider *p)
 
 void sdt_release(struct sdt_provider *p)
 {
-	struct sdt_retired *r, *next;
+	struct sdt_loaded *r, *next;
 
 	sdt_unload(p);
 	for (r = p->retired; r; r = next) {

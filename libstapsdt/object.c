@@ -15,7 +15,11 @@
  * tracers find probes through the notes.
  *
  * The writer only reads the model: it returns, with the layout, the probes
- * in the order it laid them out, for the loader to publish.
+ * in the order it laid them out, for the loader to publish. It writes the
+ * newest probes it is asked for: all of them for providerLoad(), those
+ * added since for providerExtend(), whose object holds only them. A name
+ * repeated across objects keeps its numbering (the ordinal is the
+ * provider's), so no two symbols of a provider are alike.
  *
  * Argument types given with probeSetArgInfo() go into the object as the
  * typed-probe records dtrace-gen writes (elfcore/typerec.h), in the
@@ -134,34 +138,38 @@ static char *describe_probe(SDTProvider_t *p, size_t plen,
 	return format_spec(s, n, probe->argCount, ops);
 }
 
-/* The probes' descriptions and their order; 0, or -1 with the error set. */
+/*
+ * The descriptions of the COUNT newest probes and their order; 0, or -1
+ * with the error set. Only those are walked, so that extending a large
+ * provider costs what the new probes cost.
+ */
 static int describe_probes(SDTProvider_t *p, const struct sdt_target *t,
-			   struct sdt_dso_probe **probes, char **strings,
-			   struct sdt_object *obj)
+			   size_t count, struct sdt_dso_probe **probes,
+			   char **strings, struct sdt_object *obj)
 {
-	struct sdt_provider *sp = sdt_provider_of(p);
 	struct operands ops;
 	unsigned need = 0;
 	size_t size = 0, i = 0, plen = strlen(p->name);
+	SDTProbeList_t *l;
 	char *s;
 
-	for (SDTProbeList_t *l = p->probes; l; l = l->next)
+	for (l = p->probes; l && i < count; l = l->next, i++)
 		if ((unsigned)l->probe.argCount > need)
 			need = (unsigned)l->probe.argCount;
 	if (fetch_operands(p, t, need, &ops) < 0)
 		return -1;
-	for (SDTProbeList_t *l = p->probes; l; l = l->next)
+	for (l = p->probes, i = 0; l && i < count; l = l->next, i++)
 		size += probe_strings_size(plen, &l->probe, &ops);
-	*probes = calloc(sp->nprobes + 1, sizeof(**probes));
+	*probes = calloc(count + 1, sizeof(**probes));
 	*strings = malloc(size + 1);
-	obj->probes = calloc(sp->nprobes + 1, sizeof(*obj->probes));
+	obj->probes = calloc(count + 1, sizeof(*obj->probes));
 	if (!*probes || !*strings || !obj->probes)
 		return sdt_set_error(p, outOfMemoryError,
 				     "libstapsdt: provider '%s': out of memory "
 				     "for %zu probes",
-				     p->name, sp->nprobes);
+				     p->name, count);
 	s = *strings;
-	for (SDTProbeList_t *l = p->probes; l; l = l->next, i++) {
+	for (l = p->probes, i = 0; l && i < count; l = l->next, i++) {
 		s = describe_probe(p, plen, &l->probe, &ops, &(*probes)[i], s);
 		obj->probes[i] = &l->probe;
 	}
@@ -289,7 +297,7 @@ static int write_object(SDTProvider_t *p, const struct sdt_target *t,
 }
 
 int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
-		     struct sdt_object *obj)
+		     size_t count, struct sdt_object *obj)
 {
 	const struct sdt_stub *stub = sdt_stub_for(t);
 	struct sdt_dso_probe *probes = NULL;
@@ -302,7 +310,7 @@ int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
 				     "libstapsdt: provider '%s': no probe stub "
 				     "for %s; supported: x86_64, aarch64",
 				     p->name, sdt_target_name(t));
-	if (describe_probes(p, t, &probes, &strings, obj) == 0)
+	if (describe_probes(p, t, count, &probes, &strings, obj) == 0)
 		ret = write_object(p, t, stub, fd, probes, obj);
 	if (ret < 0) {
 		free(obj->probes);

@@ -531,6 +531,21 @@ int providerLoad(SDTProvider_t *provider)
 	return ret;
 }
 
+/* Like providerLoad(), which it is on a provider that is not loaded. */
+int providerExtend(SDTProvider_t *provider)
+{
+	int ret;
+
+	if (!provider)
+		return -1;
+	if (check_provider_name(provider) < 0)
+		return -1;
+	sdt_registry_lock();
+	ret = sdt_extend(sdt_provider_of(provider));
+	sdt_registry_unlock();
+	return ret;
+}
+
 int providerUnload(SDTProvider_t *provider)
 {
 	int ret;

@@ -16,9 +16,8 @@
 #include "internal.h"
 
 int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
-		     struct sdt_object *obj)
+		     size_t count, struct sdt_object *obj)
 {
-	struct sdt_provider *sp = sdt_provider_of(p);
 	const char *path = getenv("LSDT_OBJECT"), *lay = getenv("LSDT_LAYOUT");
 	unsigned long long stub, stride, sema;
 	char buf[65536];
@@ -41,10 +40,11 @@ int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
 	obj->layout.stub_stride = stride;
 	obj->layout.sema_addr = sema;
 	obj->nprobes = 0;
-	obj->probes = calloc(sp->nprobes + 1, sizeof(*obj->probes));
+	obj->probes = calloc(count + 1, sizeof(*obj->probes));
 	if (!obj->probes)
 		return sdt_set_error(p, outOfMemoryError, "shim: no memory");
-	for (SDTProbeList_t *l = p->probes; l; l = l->next)
+	for (SDTProbeList_t *l = p->probes; l && obj->nprobes < count;
+	     l = l->next)
 		obj->probes[obj->nprobes++] = &l->probe;
 	return 0;
 }

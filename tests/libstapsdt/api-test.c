@@ -6,7 +6,9 @@
  * loaded wait for the next load, errors clear on success),
  * what load and unload do to the public fields, file placement and its
  * cleanup (also after a load that failed half way), and the extensions
- * (argument types: probeSetArgInfo()'s checks and the records it loads).
+ * (argument types: probeSetArgInfo()'s checks and the records it loads;
+ * providerExtend(): its state rules, what it leaves alone, its names, a
+ * failed extend, its files and a forked child's).
  * Run by make check directly and under valgrind (valgrind.sh).
  *
  * Needs TMPDIR pointing at an empty private directory for the placement
@@ -18,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "libstapsdt.h"
@@ -387,6 +391,118 @@ static void test_file_mode(const char *tmp)
 	CHECK(entries(tmp) == 0);
 }
 
+/* Mappings of provider PROV's objects (two per object), or -1. */
+static int object_maps(const char *prov)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096], want[64];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), "libstapsdt-%s", prov);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, want) != NULL;
+	fclose(f);
+	return n;
+}
+
+/*
+ * providerExtend(): loads what is not loaded, adds only what is new, in one
+ * more object, and leaves every loaded probe and the public fields alone.
+ */
+static void test_extend(void)
+{
+	SDTProvider_t *p = providerInit("ext");
+	SDTProbe_t *a = providerAddProbe(p, "a", 1, int64), *b, *c, *a2;
+	const volatile unsigned short *sema_a;
+	void *fire_a, *handle;
+	struct rlimit rl;
+
+	CHECK(providerExtend(NULL) == -1);
+	/* Not loaded: it loads. */
+	CHECK(providerExtend(p) == 0 && p->_handle && a->_fire);
+	CHECK(p->errno == noError && p->error == NULL);
+	CHECK(object_maps("ext") == 2);
+	fire_a = a->_fire;
+	sema_a = probeSemaphore(a);
+	handle = p->_handle;
+	/* Nothing new: nothing done. */
+	CHECK(providerExtend(p) == 0 && object_maps("ext") == 2);
+	/* b goes into an object of its own; a and the public fields stay. */
+	b = providerAddProbe(p, "b", 2, int32, uint8);
+	CHECK(b && !b->_fire);
+	CHECK(providerExtend(p) == 0 && b->_fire && object_maps("ext") == 4);
+	CHECK(a->_fire == fire_a && probeSemaphore(a) == sema_a);
+	CHECK(p->_handle == handle && probeSemaphore(b) != sema_a);
+	probeFire(a, 1);
+	probeFire(b, 2, 3);
+	/* providerLoad() keeps the public rule: loaded, it does nothing. */
+	c = providerAddProbe(p, "c", 0);
+	CHECK(providerLoad(p) == 0 && c && !c->_fire);
+	CHECK(providerExtend(p) == 0 && c->_fire && object_maps("ext") == 6);
+	/* A name again: another site, in another object, as in one load. */
+	a2 = providerAddProbe(p, "a", 1, int64);
+	CHECK(providerExtend(p) == 0 && a2->_fire && a2->_fire != a->_fire);
+	CHECK(a->_fire == fire_a && object_maps("ext") == 8);
+	/* The semaphore symbol rule holds across additions. */
+	CHECK(!providerAddProbe(p, "ext_b_semaphore", 0));
+	expect_error(p, duplicateProbeError, "ext_b_semaphore");
+	/* A failed extend leaves the provider as it was; the next one adds. */
+	c = providerAddProbe(p, "late", 0);
+	CHECK(getrlimit(RLIMIT_NOFILE, &rl) == 0);
+	{
+		struct rlimit low = { 0, rl.rlim_max };
+
+		CHECK(setrlimit(RLIMIT_NOFILE, &low) == 0);
+		CHECK(providerExtend(p) == -1);
+		CHECK(setrlimit(RLIMIT_NOFILE, &rl) == 0);
+	}
+	expect_error(p, tmpCreationError, "ext");
+	CHECK(!c->_fire && a->_fire == fire_a && object_maps("ext") == 8);
+	CHECK(providerExtend(p) == 0 && c->_fire && p->errno == noError);
+	/* Unload unpublishes all and gives back every object. */
+	CHECK(providerUnload(p) == 0 && object_maps("ext") == 0);
+	CHECK(!a->_fire && !b->_fire && !c->_fire && !a2->_fire);
+	CHECK(!p->_handle && !p->_filename && p->_memfd == -1);
+	CHECK(*probeSemaphore(b) == 0);
+	/* The next load puts every probe into one object. */
+	CHECK(providerExtend(p) == 0 && object_maps("ext") == 2);
+	CHECK(a->_fire && b->_fire && c->_fire && a2->_fire);
+	providerDestroy(p);
+	CHECK(object_maps("ext") == 0);
+}
+
+/* File placement: one private directory per object; forks as for loads. */
+static void test_extend_files(const char *tmp)
+{
+	SDTProvider_t *p = providerInit("extfile");
+	pid_t pid;
+	int status = -1;
+
+	providerUseMemfd(p, memfd_disabled);
+	providerAddProbe(p, "a", 0);
+	CHECK(providerLoad(p) == 0 && entries(tmp) == 1);
+	providerAddProbe(p, "b", 0);
+	CHECK(providerExtend(p) == 0 && entries(tmp) == 2);
+	/* A child's extend is its own: it removes its file, not ours. */
+	pid = fork();
+	if (pid == 0) {
+		if (!providerAddProbe(p, "child", 0) ||
+		    providerExtend(p) != 0 || entries(tmp) != 3)
+			_exit(1);
+		exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && status == 0);
+	CHECK(entries(tmp) == 2);
+	CHECK(providerUnload(p) == 0 && entries(tmp) == 0);
+	CHECK(providerExtend(p) == 0 && entries(tmp) == 1);
+	providerAddProbe(p, "c", 0);
+	CHECK(providerExtend(p) == 0 && entries(tmp) == 2);
+	providerDestroy(p);
+	CHECK(entries(tmp) == 0);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -401,9 +517,11 @@ int main(void)
 	test_lifecycle();
 	test_clash();
 	test_arg_info();
-	if (tmp)
+	test_extend();
+	if (tmp) {
 		test_file_mode(tmp);
-	else
+		test_extend_files(tmp);
+	} else
 		printf("# placement checks skipped: TMPDIR is not an empty "
 		       "directory\n");
 	if (failures)

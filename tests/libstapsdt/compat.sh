@@ -36,7 +36,7 @@ for flags in "$CC -std=c89" "$CC -std=c89 -DLIBSTAPSDT_NO_INLINE" "$CC -std=c2x"
 done
 # Nothing of ours besides the public API is exported.
 syms=$(nm -D --defined-only "$LIBDIR/libstapsdt.so.0" | awk '{print $3}' | sort | tr '\n' ' ')
-expect_eq "exported symbols" "probeArgType probeFire probeIsEnabled probeSemaphore probeSetArgInfo providerAddProbe providerAddProbeArgs providerDestroy providerErrno providerInit providerLoad providerUnload providerUseMemfd " "$syms"
+expect_eq "exported symbols" "probeArgType probeFire probeIsEnabled probeSemaphore probeSetArgInfo providerAddProbe providerAddProbeArgs providerDestroy providerErrno providerExtend providerInit providerLoad providerUnload providerUseMemfd " "$syms"
 # Nothing left behind in TMPDIR by the file-mode run.
 left=$(find "$T" -name 'libstapsdt-*')
 expect_eq "files left behind" "" "$left"

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fork() while other threads are busy in the library: firing, and loading
- * and unloading providers in a memfd and in a file. Each child, forked at
- * whatever moment, fires the inherited probes, loads and unloads a provider
- * of its own and exits through exit() (destructors run): it must neither
- * hang (on a lock held by a thread that does not exist in it) nor delete or
- * unmap anything of the parent's. Then a parent that daemonizes (forks and
+ * fork() while other threads are busy in the library: firing, and loading,
+ * extending and unloading providers in a memfd and in a file. Each child,
+ * forked at whatever moment, fires the inherited probes, extends them with
+ * a probe of its own, loads and unloads a provider of its own and exits
+ * through exit() (destructors run): it must neither hang (on a lock held
+ * by a thread that does not exist in it) nor delete or unmap anything of
+ * the parent's. Then a parent that daemonizes (forks and
  * exits) must leave the child's object file in place.
  * `fork-stress FORKS'; built with ASan and TSan by stress.sh.
  */
@@ -59,12 +60,18 @@ static void *firer(void *arg)
 	return NULL;
 }
 
+/* Load, extend by a probe (the first cycles), unload, in a loop. */
 static void *cycler(void *arg)
 {
 	SDTProvider_t *p = arg;
+	char name[16];
 
-	while (!__atomic_load_n(&done, __ATOMIC_RELAXED)) {
-		if (providerLoad(p) != 0 || providerUnload(p) != 0) {
+	for (int i = 0; !__atomic_load_n(&done, __ATOMIC_RELAXED); i++) {
+		snprintf(name, sizeof(name), "x%d", i);
+		if (providerLoad(p) != 0 ||
+		    (i < 64 && (!providerAddProbe(p, name, 1, int64) ||
+				providerExtend(p) != 0)) ||
+		    providerUnload(p) != 0) {
 			fprintf(stderr, "fork-stress: cycle: %s\n", p->error);
 			exit(1);
 		}
@@ -92,6 +99,15 @@ static void child(int n)
 	alarm(20); /* a hang shows up as SIGALRM in the parent */
 	probeFire(mem_probe, 1, 2);
 	probeFire(file_probe, 3);
+	/* Objects of its own in the inherited providers (loads if need be). */
+	if (!providerAddProbe(mem, "in-child", 0) || providerExtend(mem) != 0 ||
+	    !providerAddProbe(file, "in-child", 0) ||
+	    providerExtend(file) != 0) {
+		fprintf(stderr, "fork-stress: child extend: %s / %s\n",
+			mem->error ? mem->error : "-",
+			file->error ? file->error : "-");
+		exit(6);
+	}
 	snprintf(name, sizeof(name), "child-%d", n);
 	own = provider(name, n % 2, &probe);
 	if (providerLoad(own) != 0) {

@@ -47,7 +47,8 @@ int main(int argc, char **argv)
 		perror(argv[2]);
 		return 1;
 	}
-	if (sdt_object_write(p, &t, fd, &obj) < 0) {
+	if (sdt_object_write(p, &t, fd, sdt_provider_of(p)->nprobes, &obj) <
+	    0) {
 		fprintf(stderr, "gen-object: %s\n", p->error);
 		return 1;
 	}

@@ -1,6 +1,7 @@
 # tests/libstapsdt: the runtime library, with and without real tracers.
 check_PROGRAMS += tests/libstapsdt/api-test tests/libstapsdt/probe-host \
-	tests/libstapsdt/gen-object tests/libstapsdt/cycles
+	tests/libstapsdt/gen-object tests/libstapsdt/cycles \
+	tests/libstapsdt/extend-host tests/libstapsdt/extend-cycles
 tests_libstapsdt_api_test_SOURCES = tests/libstapsdt/api-test.c
 tests_libstapsdt_api_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
 tests_libstapsdt_api_test_LDADD = libstapsdt/libstapsdt.la
@@ -11,6 +12,14 @@ tests_libstapsdt_probe_host_LDADD = libstapsdt/libstapsdt.la
 tests_libstapsdt_cycles_SOURCES = tests/libstapsdt/cycles.c
 tests_libstapsdt_cycles_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
 tests_libstapsdt_cycles_LDADD = libstapsdt/libstapsdt.la
+tests_libstapsdt_extend_host_SOURCES = tests/libstapsdt/extend-host.c
+tests_libstapsdt_extend_host_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/libstapsdt
+tests_libstapsdt_extend_host_LDADD = libstapsdt/libstapsdt.la
+tests_libstapsdt_extend_cycles_SOURCES = tests/libstapsdt/extend-cycles.c
+tests_libstapsdt_extend_cycles_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/libstapsdt
+tests_libstapsdt_extend_cycles_LDADD = libstapsdt/libstapsdt.la
 # Writes a provider's object for any target (aarch64 from an x86 host):
 # the library's sources linked in, so its internals are reachable.
 tests_libstapsdt_gen_object_SOURCES = tests/libstapsdt/gen-object.c \
@@ -36,7 +45,11 @@ LIBSTAPSDT_TESTS = \
 	tests/libstapsdt/cgo.sh \
 	tests/libstapsdt/python.sh \
 	tests/libstapsdt/valgrind.sh \
-	tests/libstapsdt/aarch64.sh
+	tests/libstapsdt/aarch64.sh \
+	tests/libstapsdt/extend-timeline.sh \
+	tests/libstapsdt/extend-additions.sh \
+	tests/libstapsdt/extend-cycles.sh \
+	tests/libstapsdt/extend-stress.sh
 TESTS += $(LIBSTAPSDT_TESTS)
 EXTRA_DIST += $(LIBSTAPSDT_TESTS) \
 	tests/libstapsdt/lib.sh \
@@ -45,6 +58,7 @@ EXTRA_DIST += $(LIBSTAPSDT_TESTS) \
 	tests/libstapsdt/compat-errno.c \
 	tests/libstapsdt/stress.c \
 	tests/libstapsdt/fork-stress.c \
+	tests/libstapsdt/extend-stress.c \
 	tests/libstapsdt/cgo-host.go \
 	tests/libstapsdt/ctypes-host.py \
 	tests/libstapsdt/aarch64-run.c \

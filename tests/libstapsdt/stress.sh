@@ -1,5 +1,5 @@
 # 8 threads fire while another loads and unloads in a loop (stress.c), and
-# fork() while threads fire, load and unload (fork-stress.c), under
+# fork() while threads fire, load, extend and unload (fork-stress.c), under
 # ASan+UBSan and under TSan: the library's sources are built into the
 # program with each sanitizer, by $CC (the configured compiler). Only if
 # $CC has no runtime for a sanitizer (checked on a trivial program) does
