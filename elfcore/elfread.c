@@ -568,11 +568,11 @@ static int read_notes(struct sdt_elf *f)
 /* ------------------------------------------------------------------ */
 /* Opening                                                             */
 
-static int read_probes(struct sdt_elf *f, char *err, size_t errlen)
+static int read_probes(struct sdt_elf *f, uint64_t size, char *err,
+		       size_t errlen)
 {
 	Elf *elf = f->elf_;
 	GElf_Ehdr eh;
-	size_t size = 0;
 	int r;
 
 	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh))
@@ -582,9 +582,6 @@ static int read_probes(struct sdt_elf *f, char *err, size_t errlen)
 	f->target.machine = eh.e_machine;
 	f->target.flags = eh.e_flags;
 	f->type = eh.e_type;
-	if (!elf_rawfile(elf, &size))
-		return set_err(err, errlen, -EIO, "cannot read the file: %s",
-			       elf_errmsg(-1));
 	if ((r = check_segments(elf, &eh, size, err, errlen)) < 0 ||
 	    (r = read_sections(f, &eh, size, err, errlen)) < 0)
 		return r;
@@ -593,7 +590,8 @@ static int read_probes(struct sdt_elf *f, char *err, size_t errlen)
 	return 0;
 }
 
-static int open_elf(struct sdt_elf *f, Elf *elf, char *err, size_t errlen)
+static int open_elf(struct sdt_elf *f, Elf *elf, uint64_t size, char *err,
+		    size_t errlen)
 {
 	int r;
 
@@ -601,7 +599,7 @@ static int open_elf(struct sdt_elf *f, Elf *elf, char *err, size_t errlen)
 		return set_err(err, errlen, -ENOEXEC, "cannot read as ELF: %s",
 			       elf_errmsg(-1));
 	f->elf_ = elf;
-	r = read_probes(f, err, errlen);
+	r = read_probes(f, size, err, errlen);
 	if (r < 0)
 		sdt_elf_close(f);
 	return r;
@@ -625,7 +623,7 @@ static const char *file_kind(mode_t mode)
 }
 
 /* Only regular files (memfds are): anything else would block or mislead. */
-static int check_regular(int fd, char *err, size_t errlen)
+static int check_regular(int fd, uint64_t *size, char *err, size_t errlen)
 {
 	struct stat st;
 
@@ -637,18 +635,26 @@ static int check_regular(int fd, char *err, size_t errlen)
 			       "not a regular file (%s): give an executable, "
 			       "shared object or relocatable object",
 			       file_kind(st.st_mode));
+	*size = (uint64_t)st.st_size;
 	return 0;
 }
 
 int sdt_elf_open_fd(struct sdt_elf *f, int fd, char *err, size_t errlen)
 {
+	uint64_t size = 0;
 	int r;
 
 	init(f);
-	if ((r = check_regular(fd, err, errlen)) < 0)
+	if ((r = check_regular(fd, &size, err, errlen)) < 0)
 		return r;
 	f->fd_ = fd;
-	return open_elf(f, elf_begin(fd, ELF_C_READ_MMAP, NULL), err, errlen);
+	/*
+	 * Read, never map: a mapped file that shrinks under us (its owner
+	 * truncates it, as anyone may do to a file of theirs that root lists
+	 * through -p) is a SIGBUS. libelf reads lazily with pread, and only
+	 * the headers and the sections we ask for; a short read is an error.
+	 */
+	return open_elf(f, elf_begin(fd, ELF_C_READ, NULL), size, err, errlen);
 }
 
 int sdt_elf_open(struct sdt_elf *f, const char *path, char *err, size_t errlen)
@@ -675,7 +681,7 @@ int sdt_elf_open_image(struct sdt_elf *f, const void *image, size_t len,
 		       char *err, size_t errlen)
 {
 	init(f);
-	return open_elf(f, elf_memory((char *)image, len), err, errlen);
+	return open_elf(f, elf_memory((char *)image, len), len, err, errlen);
 }
 
 void sdt_elf_close(struct sdt_elf *f)
