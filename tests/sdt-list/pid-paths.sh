@@ -1,0 +1,106 @@
+#!/bin/sh
+# sdt-list -p reads the file a process maps, never another one at its path.
+# A process in its own mount namespace maps nsprov's object at a path where
+# our namespace has hostprov's object; a FIFO is then mounted over the path
+# in its namespace too. Listed as root (through /proc/PID/map_files) and as
+# the process's unprivileged owner (no map_files: /proc/PID/root/PATH,
+# checked against the mapping's device and inode): nsprov, or a warning and
+# exit 2; never hostprov, never a wait on the FIFO.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/sdt-list/lib.sh"
+need_root
+need_cmd unshare setpriv timeout mkfifo
+PIDS=
+trap 'for p in $PIDS; do kill $p 2>/dev/null; done; rm -rf "$T"' EXIT
+unshare -m true 2>/dev/null || skip "cannot make a mount namespace here"
+chmod 755 "$T"
+
+# obj PROVIDER OUT: a small executable with probe PROVIDER:evt.
+obj() {
+	printf '#include <sys/sdt.h>\nint main(int c, char **v) { (void)v; DTRACE_PROBE1(%s, evt, c); return 0; }\n' "$1" >"$T/$1.c"
+	$CC -O2 -I"$top_srcdir/include" -o "$2" "$T/$1.c" || fail "cannot build $1"
+}
+obj nsprov "$T/ns.bin"
+obj hostprov "$T/path"
+mkfifo "$T/fifo"
+chmod 644 "$T/ns.bin" "$T/path"
+
+# The host: as nobody, maps its argument and waits; prints "ready PID".
+cat >"$T/host.c" <<'C'
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	int fd = open(argv[argc - 1], O_RDONLY);
+	if (fd < 0 || mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0) == MAP_FAILED)
+		return 1;
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	pause();
+	return 0;
+}
+C
+$CC -O2 -o "$T/host" "$T/host.c" || fail "cannot build the host"
+
+# start_ns COVER: the host in a namespace where $T/path is ns.bin; with
+# COVER=1 the FIFO is mounted over $T/path there once it is mapped.
+start_ns() {
+	rm -f "$T/host.out"
+	unshare -m --propagation private sh -c '
+		mount --bind "$1/ns.bin" "$1/path" || exit 1
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$1/host" "$1/path" >"$1/host.out" 2>&1 &
+		i=0
+		until grep -q "^ready" "$1/host.out" 2>/dev/null; do
+			i=$((i + 1)); [ $i -lt 100 ] || exit 1; sleep 0.1
+		done
+		[ "$2" = 1 ] && { mount --bind "$1/fifo" "$1/path" || exit 1; }
+		echo covered >>"$1/host.out"
+		wait' sh "$T" "$1" &
+	PIDS="$PIDS $!"
+	i=0
+	until grep -q '^covered' "$T/host.out" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "the namespaced host did not start: $(cat "$T/host.out" 2>&1)"
+		sleep 0.1
+	done
+	HOST_PID=$(sed -n 's/^ready \([0-9]*\)$/\1/p' "$T/host.out")
+	PIDS="$PIDS $HOST_PID"
+}
+
+# list AS WANT-STATUS: sdt-list -p as root or nobody, in under 10 s.
+list() {
+	if [ "$1" = root ]; then
+		timeout 10 "$SDT_LIST" -p "$HOST_PID" >"$T/out" 2>"$T/err"
+	else
+		timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$SDT_LIST" -p "$HOST_PID" >"$T/out" 2>"$T/err"
+	fi
+	rc=$?
+	[ $rc != 124 ] || fail "$1: sdt-list -p blocked"
+	[ $rc -lt 128 ] || fail "$1: sdt-list -p died ($rc): $(cat "$T/err")"
+	expect_eq "$1, $what: exit status" "$2" "$rc"
+	grep -q hostprov "$T/out" && fail "$1, $what: listed the file at the path in our namespace: $(cat "$T/out")"
+	:
+}
+
+what="path shadowed in our namespace"
+start_ns 0
+grep -q "$T/path\$" "/proc/$HOST_PID/maps" || fail "$T/path not mapped: $(cat "/proc/$HOST_PID/maps")"
+for who in root nobody; do
+	list $who 0
+	grep -q '^nsprov:evt' "$T/out" || fail "$who: nsprov:evt not listed: $(cat "$T/out" "$T/err")"
+done
+kill $HOST_PID
+
+what="a FIFO over the mapped path"
+start_ns 1
+list root 0
+grep -q '^nsprov:evt' "$T/out" || fail "root: nsprov:evt not listed through map_files: $(cat "$T/out" "$T/err")"
+list nobody 2
+grep -q "^sdt-list: pid $HOST_PID: $T/path: not listed: /proc/$HOST_PID/root$T/path is another file than the one mapped" "$T/err" ||
+	fail "nobody: no warning for the FIFO: $(cat "$T/err")"
+note "nobody: $(cat "$T/err")"
+exit 0
