@@ -4,8 +4,8 @@
 # (anyone may do this to a file of theirs that root then lists with -p).
 # Every run of sdt-list, by -p and by path, in every output, ends by
 # itself: status 0 (what the file held as it was read), or 2 with a
-# message naming the
-# file. Never a signal (a mapped file cut short is a SIGBUS).
+# message naming the file. Never a signal (a mapped file cut short is a
+# SIGBUS).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/sdt-list/lib.sh"
 need_cmd timeout
@@ -82,5 +82,5 @@ for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 		done
 	done
 done
-note "$n runs against a shrinking file: $whole with status 0, $refused with status 2 and with a message"
+note "$n runs against a shrinking file: $whole with status 0, $refused with status 2 and a message"
 exit 0
