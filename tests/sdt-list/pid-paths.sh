@@ -1,11 +1,12 @@
 #!/bin/sh
 # sdt-list -p reads the file a process maps, never another one at its path.
 # A process in its own mount namespace maps nsprov's object at a path where
-# our namespace has hostprov's object; a FIFO is then mounted over the path
-# in its namespace too. Listed as root (through /proc/PID/map_files) and as
-# the process's unprivileged owner (no map_files: /proc/PID/root/PATH,
-# checked against the mapping's device and inode): nsprov, or a warning and
-# exit 2; never hostprov, never a wait on the FIFO.
+# our namespace has hostprov's object, or a FIFO; a FIFO is then mounted
+# over the path in its namespace too. Listed as root (through
+# /proc/PID/map_files) and as the process's unprivileged owner (no
+# map_files: /proc/PID/root/PATH, checked against the mapping's device and
+# inode): nsprov, or a warning and exit 2; never hostprov, never a wait on
+# the FIFO.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/sdt-list/lib.sh"
 need_root
@@ -22,7 +23,7 @@ obj() {
 }
 obj nsprov "$T/ns.bin"
 obj hostprov "$T/path"
-mkfifo "$T/fifo"
+mkfifo "$T/fifo" "$T/fifopath"
 chmod 644 "$T/ns.bin" "$T/path"
 
 # The host: as nobody, maps its argument and waits; prints "ready PID".
@@ -44,21 +45,21 @@ int main(int argc, char **argv)
 C
 $CC -O2 -o "$T/host" "$T/host.c" || fail "cannot build the host"
 
-# start_ns COVER: the host in a namespace where $T/path is ns.bin; with
-# COVER=1 the FIFO is mounted over $T/path there once it is mapped.
+# start_ns COVER [PATH]: the host in a namespace where $T/PATH (path) is
+# ns.bin; with COVER=1 the FIFO is mounted over it there once it is mapped.
 start_ns() {
 	rm -f "$T/host.out"
 	unshare -m --propagation private sh -c '
-		mount --bind "$1/ns.bin" "$1/path" || exit 1
+		mount --bind "$1/ns.bin" "$1/$3" || exit 1
 		setpriv --reuid=65534 --regid=65534 --clear-groups \
-			"$1/host" "$1/path" >"$1/host.out" 2>&1 &
+			"$1/host" "$1/$3" >"$1/host.out" 2>&1 &
 		i=0
 		until grep -q "^ready" "$1/host.out" 2>/dev/null; do
 			i=$((i + 1)); [ $i -lt 100 ] || exit 1; sleep 0.1
 		done
-		[ "$2" = 1 ] && { mount --bind "$1/fifo" "$1/path" || exit 1; }
+		[ "$2" = 1 ] && { mount --bind "$1/fifo" "$1/$3" || exit 1; }
 		echo covered >>"$1/host.out"
-		wait' sh "$T" "$1" &
+		wait' sh "$T" "$1" "${2:-path}" &
 	PIDS="$PIDS $!"
 	i=0
 	until grep -q '^covered' "$T/host.out" 2>/dev/null; do
@@ -93,7 +94,15 @@ for who in root nobody; do
 	list $who 0
 	grep -q '^nsprov:evt' "$T/out" || fail "$who: nsprov:evt not listed: $(cat "$T/out" "$T/err")"
 done
-kill $HOST_PID
+kill "$HOST_PID"
+
+what="a FIFO at the path in our namespace"
+start_ns 0 fifopath
+for who in root nobody; do
+	list $who 0
+	grep -q '^nsprov:evt' "$T/out" || fail "$who: nsprov:evt not listed: $(cat "$T/out" "$T/err")"
+done
+kill "$HOST_PID"
 
 what="a FIFO over the mapped path"
 start_ns 1
