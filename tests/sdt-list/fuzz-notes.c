@@ -12,7 +12,9 @@
  * processes are: libelf then reads with pread, section by section, rather
  * than from memory. The two must find the same probes.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create */
+#endif
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
