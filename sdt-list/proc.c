@@ -48,14 +48,15 @@ set_err(char *err, size_t errlen, int code, const char *fmt, ...)
  * two libstapsdt memfds of one name).
  */
 static struct proc_object *object_for(struct proc *p, const char *path,
-				      const struct proc_object *id)
+				      unsigned dev_major, unsigned dev_minor,
+				      uint64_t ino)
 {
 	struct proc_object *o;
 
 	for (size_t i = 0; i < p->nobjs; i++) {
 		o = &p->objs[i];
-		if (o->ino == id->ino && o->dev_major == id->dev_major &&
-		    o->dev_minor == id->dev_minor && !strcmp(o->path, path))
+		if (o->ino == ino && o->dev_major == dev_major &&
+		    o->dev_minor == dev_minor && !strcmp(o->path, path))
 			return o;
 	}
 	o = realloc(p->objs, (p->nobjs + 1) * sizeof(*o));
@@ -65,9 +66,9 @@ static struct proc_object *object_for(struct proc *p, const char *path,
 	o = &p->objs[p->nobjs++];
 	memset(o, 0, sizeof(*o));
 	snprintf(o->path, sizeof(o->path), "%s", path);
-	o->dev_major = id->dev_major;
-	o->dev_minor = id->dev_minor;
-	o->ino = id->ino;
+	o->dev_major = dev_major;
+	o->dev_minor = dev_minor;
+	o->ino = ino;
 	o->fd = -1;
 	o->is_memfd = !strncmp(path, "/memfd:", 7);
 	return o;
@@ -184,17 +185,18 @@ static void say_why(struct proc_object *o, int r, int map_files_r,
 		return;
 	if (r == -EXDEV)
 		snprintf(o->why, sizeof(o->why),
-			 "not listed: %s is another file than the one mapped "
-			 "(device and inode differ)",
+			 "not listed: %.300s is another file than the one "
+			 "mapped (device and inode differ)",
 			 tried);
 	else if (map_files_r == -EPERM || map_files_r == -EACCES)
 		snprintf(o->why, sizeof(o->why),
-			 "not listed: cannot open %s: %s (reading "
+			 "not listed: cannot open %.300s: %s (reading "
 			 "/proc/PID/map_files needs root)",
 			 tried, strerror(-r));
 	else
 		snprintf(o->why, sizeof(o->why),
-			 "not listed: cannot open %s: %s", tried, strerror(-r));
+			 "not listed: cannot open %.300s: %s", tried,
+			 strerror(-r));
 }
 
 /*
@@ -246,7 +248,7 @@ static int read_maps(struct proc *p, FILE *f)
 
 	/* Whole lines, however long: a path must never read as a line. */
 	while (r == 0 && getline(&line, &cap, f) >= 0) {
-		struct proc_object id = { 0 }, *o;
+		struct proc_object *o;
 		struct proc_map m;
 		unsigned long long start, end, off, ino;
 		unsigned maj, min;
@@ -267,10 +269,7 @@ static int read_maps(struct proc *p, FILE *f)
 		m.start = start;
 		m.end = end;
 		m.offset = off;
-		id.dev_major = maj;
-		id.dev_minor = min;
-		id.ino = ino;
-		o = object_for(p, path, &id);
+		o = object_for(p, path, maj, min, ino);
 		if (!o || add_map(o, &m) < 0)
 			r = -ENOMEM;
 	}

@@ -107,7 +107,7 @@ struct proc_object {
 	char path[4096];       /* as /proc/PID/maps names it */
 	char attach_path[128]; /* memfd or deleted: what tracers open */
 	int fd;		       /* open on the object's bytes, or -1 */
-	char why[4096 + 160];  /* fd -1: why, for a warning ("": say nothing) */
+	char why[512];	       /* fd -1: why, for a warning ("": say nothing) */
 	int is_memfd;
 	unsigned dev_major, dev_minor; /* the mapped file, as maps says */
 	uint64_t ino;
