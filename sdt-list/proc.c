@@ -7,7 +7,12 @@
  * through /proc/PID/map_files/START-END, which reaches deleted files and
  * memfds (libstapsdt's providers show up as "/memfd:NAME (deleted)") as
  * well as ordinary ones; without the privilege map_files needs we fall
- * back to the path, and for a memfd to the process's fd that holds it.
+ * back to the process's fd that holds a memfd, else to the path as the
+ * process sees it, /proc/PID/root/PATH: the same path in our mount
+ * namespace may be another file, or a FIFO that blocks whoever opens it.
+ * The process's owner controls all of those, and root may be the one
+ * listing: nothing is opened that could block, and nothing is read that
+ * is not the mapped file by the device and inode maps gives.
  *
  * Where a probe is at run time: the object is loaded at one bias (zero for
  * ET_EXEC). We find it from a probe's file offset (the core maps addresses
