@@ -207,8 +207,9 @@ static void say_why(struct proc_object *o, int r, int map_files_r,
 /*
  * Through map_files, which names the mapped file itself; else through
  * the process's fd (memfd, deleted), else its path seen from the
- * process's root (/proc/PID/root: its mount namespace, not ours). Each is
- * checked against the mapping's dev:inode: a path can name another file.
+ * process's root (/proc/PID/root: its mount namespace, not ours), else
+ * from ours. Each is checked against the mapping's dev:inode: a path can
+ * name another file.
  */
 static void open_object(struct proc *p, struct proc_object *o)
 {
@@ -241,6 +242,10 @@ static void open_object(struct proc *p, struct proc_object *o)
 		snprintf(tried, sizeof(tried), "%s", map_files);
 	if (strcmp(tried, map_files))
 		r = open_checked(o, tried, 0);
+	/* A chroot: maps gives paths from our root, not the process's. */
+	if (r < 0 && r != -ENODEV && fd < 0 && !o->attach_path[0] &&
+	    open_checked(o, o->path, 0) == 0)
+		return;
 	if (r < 0)
 		say_why(o, r, rmf, tried);
 }

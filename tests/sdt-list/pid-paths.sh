@@ -6,7 +6,7 @@
 # /proc/PID/map_files) and as the process's unprivileged owner (no
 # map_files: /proc/PID/root/PATH, checked against the mapping's device and
 # inode): nsprov, or a warning and exit 2; never hostprov, never a wait on
-# the FIFO.
+# the FIFO. A process in a chroot is found by the path as we see it.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/sdt-list/lib.sh"
 need_root
@@ -61,13 +61,18 @@ start_ns() {
 		echo covered >>"$1/host.out"
 		wait' sh "$T" "$1" "${2:-path}" &
 	PIDS="$PIDS $!"
+	wait_ready "$T/host.out" covered
+}
+
+# wait_ready FILE [LINE]: until FILE has LINE (ready); HOST_PID its pid.
+wait_ready() {
 	i=0
-	until grep -q '^covered' "$T/host.out" 2>/dev/null; do
+	until grep -q "^${2:-ready}" "$1" 2>/dev/null; do
 		i=$((i + 1))
-		[ $i -lt 100 ] || fail "the namespaced host did not start: $(cat "$T/host.out" 2>&1)"
+		[ $i -lt 100 ] || fail "the host did not start: $(cat "$1" 2>&1)"
 		sleep 0.1
 	done
-	HOST_PID=$(sed -n 's/^ready \([0-9]*\)$/\1/p' "$T/host.out")
+	HOST_PID=$(sed -n 's/^ready \([0-9]*\)$/\1/p' "$1")
 	PIDS="$PIDS $HOST_PID"
 }
 
@@ -112,4 +117,21 @@ list nobody 2
 grep -q "^sdt-list: pid $HOST_PID: $T/path: not listed: /proc/$HOST_PID/root$T/path is another file than the one mapped" "$T/err" ||
 	fail "nobody: no warning for the FIFO: $(cat "$T/err")"
 note "nobody: $(cat "$T/err")"
+kill "$HOST_PID"
+
+# A chroot: maps gives the path from our root, /proc/PID/root/PATH is no
+# file, the path itself is the mapped one.
+what="a chroot"
+mkdir "$T/jail"
+if $CC -static -O2 -o "$T/jail/host" "$T/host.c" 2>/dev/null; then
+	cp "$T/ns.bin" "$T/jail/ns.bin"
+	chmod 755 "$T/jail"
+	chroot --userspec=65534:65534 "$T/jail" /host /ns.bin >"$T/host.out" 2>&1 &
+	PIDS="$PIDS $!"
+	wait_ready "$T/host.out"
+	list nobody 0
+	grep -q '^nsprov:evt' "$T/out" || fail "nobody: nsprov:evt not listed in a chroot: $(cat "$T/out" "$T/err")"
+else
+	note "no static C library: no chroot case"
+fi
 exit 0
