@@ -48,12 +48,21 @@ static void list_object(struct out *o, struct object *obj)
 	object_fini(obj);
 }
 
-static void report_warning(struct out *o, const char *name,
-			   const struct sdt_elf *f)
+/*
+ * One line on stderr about input PID (0: a file) NAME, and exit status 2.
+ * Names and messages hold bytes of the file or the process (a section
+ * name, a path from its maps): escaped like every other output.
+ */
+static void input_error(struct out *o, int pid, const char *name,
+			const char *msg)
 {
-	if (!f->warning[0])
-		return;
-	fprintf(stderr, "sdt-list: %s: %s\n", name, f->warning);
+	fputs("sdt-list: ", stderr);
+	if (pid)
+		fprintf(stderr, "pid %d: ", pid);
+	put_text(stderr, name);
+	fputs(": ", stderr);
+	put_text(stderr, msg);
+	fputc('\n', stderr);
 	o->status = EXIT_INPUT;
 }
 
@@ -64,14 +73,14 @@ static void list_file(struct out *o, const char *path)
 	char err[256];
 
 	if (sdt_elf_open(&f, path, err, sizeof(err)) < 0) {
-		fprintf(stderr, "sdt-list: %s: %s\n", path, err);
-		o->status = EXIT_INPUT;
+		input_error(o, 0, path, err);
 		return;
 	}
 	/* Tracers need a path that holds wherever they are started. */
 	if (!realpath(path, obj.attach))
 		snprintf(obj.attach, sizeof(obj.attach), "%s", path);
-	report_warning(o, path, &f);
+	if (f.warning[0])
+		input_error(o, 0, path, f.warning);
 	list_object(o, &obj);
 	sdt_elf_close(&f);
 }
@@ -84,15 +93,26 @@ static int list_proc_object(struct out *o, struct proc *p,
 		.name = po->path, .f = &f, .proc = p, .pobj = po
 	};
 	char e[256];
-	int listed = 0;
+	int listed = 0, r;
 
-	if (po->fd < 0)
-		return 0; /* not ours to read: nothing to list */
-	if (sdt_elf_open_fd(&f, po->fd, e, sizeof(e)) < 0)
+	if (po->fd < 0) {
+		/* Not ours to read, or not the mapped file: never guessed. */
+		if (po->why[0])
+			input_error(o, p->pid, po->path, po->why);
+		return 0;
+	}
+	r = sdt_elf_open_fd(&f, po->fd, e, sizeof(e));
+	if (r == -ENOEXEC)
 		return 0; /* a mapped data file, not ELF */
+	if (r < 0) {
+		/* Damaged, or cut short while we read (its owner may). */
+		input_error(o, p->pid, po->path, e);
+		return 0;
+	}
 	snprintf(obj.attach, sizeof(obj.attach), "%s",
 		 po->attach_path[0] ? po->attach_path : po->path);
-	report_warning(o, po->path, &f);
+	if (f.warning[0])
+		input_error(o, p->pid, po->path, f.warning);
 	if (f.nprobes) {
 		listed = 1;
 		list_object(o, &obj);
@@ -110,7 +130,9 @@ static void list_pid(struct out *o, int pid)
 	char err[512];
 
 	if (proc_open(&p, pid, err, sizeof(err)) < 0) {
-		fprintf(stderr, "sdt-list: pid %d: %s\n", pid, err);
+		fprintf(stderr, "sdt-list: pid %d: ", pid);
+		put_text(stderr, err);
+		fputc('\n', stderr);
 		o->status = EXIT_INPUT;
 		return;
 	}

@@ -7,7 +7,12 @@
  * through /proc/PID/map_files/START-END, which reaches deleted files and
  * memfds (libstapsdt's providers show up as "/memfd:NAME (deleted)") as
  * well as ordinary ones; without the privilege map_files needs we fall
- * back to the path, and for a memfd to the process's fd that holds it.
+ * back to the process's fd that holds a memfd, else to the path as the
+ * process sees it, /proc/PID/root/PATH: the same path in our mount
+ * namespace may be another file, or a FIFO that blocks whoever opens it.
+ * The process's owner controls all of those, and root may be the one
+ * listing: nothing is opened that could block, and nothing is read that
+ * is not the mapped file by the device and inode maps gives.
  *
  * Where a probe is at run time: the object is loaded at one bias (zero for
  * ET_EXEC). We find it from a probe's file offset (the core maps addresses
@@ -25,6 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "sdt-list.h"
@@ -40,13 +47,22 @@ set_err(char *err, size_t errlen, int code, const char *fmt, ...)
 	return code;
 }
 
-static struct proc_object *object_for(struct proc *p, const char *path)
+/*
+ * One object per mapped file: maps names a file by path, and dev:inode
+ * tell two files behind the same path apart (a library replaced on disk,
+ * two libstapsdt memfds of one name).
+ */
+static struct proc_object *object_for(struct proc *p, const char *path,
+				      unsigned dev_major, unsigned dev_minor,
+				      uint64_t ino)
 {
 	struct proc_object *o;
 
 	for (size_t i = 0; i < p->nobjs; i++) {
-		if (!strcmp(p->objs[i].path, path))
-			return &p->objs[i];
+		o = &p->objs[i];
+		if (o->ino == ino && o->dev_major == dev_major &&
+		    o->dev_minor == dev_minor && !strcmp(o->path, path))
+			return o;
 	}
 	o = realloc(p->objs, (p->nobjs + 1) * sizeof(*o));
 	if (!o)
@@ -55,6 +71,9 @@ static struct proc_object *object_for(struct proc *p, const char *path)
 	o = &p->objs[p->nobjs++];
 	memset(o, 0, sizeof(*o));
 	snprintf(o->path, sizeof(o->path), "%s", path);
+	o->dev_major = dev_major;
+	o->dev_minor = dev_minor;
+	o->ino = ino;
 	o->fd = -1;
 	o->is_memfd = !strncmp(path, "/memfd:", 7);
 	return o;
@@ -74,13 +93,61 @@ static int add_map(struct proc_object *o, const struct proc_map *m)
 }
 
 /*
- * The process's fd open on PATH (a memfd, a deleted file): its number, or
- * -1. Tracers attach through /proc/PID/fd/N where the path is no file.
+ * ST is the file O's mappings show. Stackable file systems (overlayfs,
+ * as in containers) showed in maps the device of the layer beneath,
+ * with the same inode, before Linux 6.8: LAX_DEV accepts that where the
+ * kernel itself names the mapped file (map_files), never for a path.
  */
-static int fd_of(int pid, const char *path)
+static int same_file(const struct proc_object *o, const struct stat *st,
+		     int lax_dev)
+{
+	if ((uint64_t)st->st_ino != o->ino)
+		return 0;
+	return lax_dev || (major(st->st_dev) == o->dev_major &&
+			   minor(st->st_dev) == o->dev_minor);
+}
+
+/*
+ * Open PATH when it is the file O maps: 0 with O->fd set; -EXDEV when it
+ * is another file (another mount namespace, a file put in its place);
+ * -ENODEV when the mapping is not of a regular file (a device: nothing to
+ * list); else -errno. A FIFO or device is never opened (stat first), and
+ * the open cannot block (O_NONBLOCK) if one is swapped in after the stat;
+ * what was opened is checked again.
+ */
+static int open_checked(struct proc_object *o, const char *path, int lax_dev)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!same_file(o, &st, lax_dev))
+		return -EXDEV;
+	if (!S_ISREG(st.st_mode))
+		return -ENODEV;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    !same_file(o, &st, lax_dev)) {
+		close(fd);
+		return -EXDEV;
+	}
+	o->fd = fd;
+	return 0;
+}
+
+/*
+ * The process's fd open on O (a memfd, a deleted file): its number, or
+ * -1. Tracers attach through /proc/PID/fd/N where the path is no file.
+ * The name picks the candidates, dev:inode the one.
+ */
+static int fd_of(int pid, const struct proc_object *o)
 {
 	char dir[64], link[320], target[4096];
 	struct dirent *e;
+	struct stat st;
 	int fd = -1;
 	DIR *d;
 
@@ -98,7 +165,8 @@ static int fd_of(int pid, const char *path)
 		if (n <= 0)
 			continue;
 		target[n] = 0;
-		if (!strcmp(target, path))
+		if (!strcmp(target, o->path) && stat(link, &st) == 0 &&
+		    same_file(o, &st, 0))
 			fd = atoi(e->d_name);
 	}
 	closedir(d);
@@ -114,17 +182,46 @@ static int is_deleted(const char *path)
 	       !strcmp(path + n - sizeof(deleted) + 1, deleted);
 }
 
+/* Why O is not listed, for a warning; nothing for a device mapping. */
+static void say_why(struct proc_object *o, int r, int map_files_r,
+		    const char *tried)
+{
+	if (r == -ENODEV)
+		return;
+	if (r == -EXDEV)
+		snprintf(o->why, sizeof(o->why),
+			 "not listed: %.300s is another file than the one "
+			 "mapped (device and inode differ)",
+			 tried);
+	else if (map_files_r == -EPERM || map_files_r == -EACCES)
+		snprintf(o->why, sizeof(o->why),
+			 "not listed: cannot open %.300s: %s (reading "
+			 "/proc/PID/map_files needs root)",
+			 tried, strerror(-r));
+	else
+		snprintf(o->why, sizeof(o->why),
+			 "not listed: cannot open %.300s: %s", tried,
+			 strerror(-r));
+}
+
+/*
+ * Through map_files, which names the mapped file itself; else through
+ * the process's fd (memfd, deleted), else its path seen from the
+ * process's root (/proc/PID/root: its mount namespace, not ours), else
+ * from ours. Each is checked against the mapping's dev:inode: a path can
+ * name another file.
+ */
 static void open_object(struct proc *p, struct proc_object *o)
 {
 	const struct proc_map *m = &o->maps[0];
-	char map_files[128];
-	int fd = -1;
+	char map_files[128], tried[4096 + 64];
+	int fd = -1, r, rmf;
 
 	snprintf(map_files, sizeof(map_files),
 		 "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, p->pid, m->start,
 		 m->end);
 	if (o->is_memfd || is_deleted(o->path)) {
-		fd = fd_of(p->pid, o->path);
+		fd = fd_of(p->pid, o);
 		if (fd >= 0)
 			snprintf(o->attach_path, sizeof(o->attach_path),
 				 "/proc/%d/fd/%d", p->pid, fd);
@@ -132,35 +229,46 @@ static void open_object(struct proc *p, struct proc_object *o)
 			snprintf(o->attach_path, sizeof(o->attach_path), "%s",
 				 map_files);
 	}
-	snprintf(o->open_path, sizeof(o->open_path), "%s", map_files);
-	o->fd = open(o->open_path, O_RDONLY | O_CLOEXEC);
-	if (o->fd >= 0)
+	rmf = r = open_checked(o, map_files, 1);
+	if (r == 0 || r == -ENODEV)
 		return;
 	/* Without the privilege map_files needs: the fd, else the path. */
-	if (fd >= 0) {
-		snprintf(o->open_path, sizeof(o->open_path), "%s",
-			 o->attach_path);
-		o->fd = open(o->open_path, O_RDONLY | O_CLOEXEC);
-	} else if (!o->attach_path[0]) {
-		o->open_path[0] = 0;
-		o->fd = open(o->path, O_RDONLY | O_CLOEXEC);
-	}
+	if (fd >= 0)
+		snprintf(tried, sizeof(tried), "%s", o->attach_path);
+	else if (!o->attach_path[0])
+		snprintf(tried, sizeof(tried), "/proc/%d/root%s", p->pid,
+			 o->path);
+	else
+		snprintf(tried, sizeof(tried), "%s", map_files);
+	if (strcmp(tried, map_files))
+		r = open_checked(o, tried, 0);
+	/* A chroot: maps gives paths from our root, not the process's. */
+	if (r < 0 && r != -ENODEV && fd < 0 && !o->attach_path[0] &&
+	    open_checked(o, o->path, 0) == 0)
+		return;
+	if (r < 0)
+		say_why(o, r, rmf, tried);
 }
 
 static int read_maps(struct proc *p, FILE *f)
 {
-	char line[4096 + 256];
+	char *line = NULL;
+	size_t cap = 0;
+	int r = 0;
 
-	while (fgets(line, sizeof(line), f)) {
-		struct proc_map m;
+	/* Whole lines, however long: a path must never read as a line. */
+	while (r == 0 && getline(&line, &cap, f) >= 0) {
 		struct proc_object *o;
-		unsigned long long start, end, off;
+		struct proc_map m;
+		unsigned long long start, end, off, ino;
+		unsigned maj, min;
 		int pathpos = 0;
 		char *path, *nl;
 
 		memset(&m, 0, sizeof(m));
-		if (sscanf(line, "%llx-%llx %4s %llx %*s %*u %n", &start, &end,
-			   m.perms, &off, &pathpos) < 4 ||
+		if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu %n", &start,
+			   &end, m.perms, &off, &maj, &min, &ino,
+			   &pathpos) < 7 ||
 		    !pathpos)
 			continue;
 		path = line + pathpos;
@@ -171,11 +279,12 @@ static int read_maps(struct proc *p, FILE *f)
 		m.start = start;
 		m.end = end;
 		m.offset = off;
-		o = object_for(p, path);
+		o = object_for(p, path, maj, min, ino);
 		if (!o || add_map(o, &m) < 0)
-			return -ENOMEM;
+			r = -ENOMEM;
 	}
-	return 0;
+	free(line);
+	return r;
 }
 
 int proc_open(struct proc *p, int pid, char *err, size_t errlen)
@@ -221,7 +330,7 @@ int proc_open(struct proc *p, int pid, char *err, size_t errlen)
 	n = readlink(path, p->exe, sizeof(p->exe) - 1);
 	p->exe[n > 0 ? n : 0] = 0;
 	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
-	p->mem_fd = open(path, O_RDONLY | O_CLOEXEC);
+	p->mem_fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	for (size_t i = 0; i < p->nobjs; i++)
 		open_object(p, &p->objs[i]);
 	return 0;

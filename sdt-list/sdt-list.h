@@ -105,10 +105,12 @@ unsigned bpftrace_max_args(const struct sdt_target *t);
 
 struct proc_object {
 	char path[4096];       /* as /proc/PID/maps names it */
-	char open_path[128];   /* what we opened: /proc/PID/map_files/... */
 	char attach_path[128]; /* memfd or deleted: what tracers open */
 	int fd;		       /* open on the object's bytes, or -1 */
+	char why[512];	       /* fd -1: why, for a warning ("": say nothing) */
 	int is_memfd;
+	unsigned dev_major, dev_minor; /* the mapped file, as maps says */
+	uint64_t ino;
 	uint64_t lowest; /* lowest mapped address */
 	/* private: the object's mappings */
 	struct proc_map *maps;

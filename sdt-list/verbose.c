@@ -40,8 +40,10 @@ static void text_semaphore(FILE *out, const struct object *obj,
 	fputs("  semaphore: ", out);
 	put_addr(out, &s->p->sema_ref, n->semaphore);
 	sec = sdt_elf_section_at(obj->f, n->semaphore);
-	if (sec)
-		fprintf(out, " (%s", sec);
+	if (sec) {
+		fputs(" (", out);
+		put_text(out, sec);
+	}
 	if (s->has_sema_off)
 		fprintf(out, "%sfile offset 0x%" PRIx64, sec ? ", " : " (",
 			s->sema_off);
@@ -87,8 +89,10 @@ static int text_site(FILE *out, struct out *o, struct object *obj,
 	site_facts(obj, p, &s);
 	fputs("  at ", out);
 	put_addr(out, &p->pc_ref, s.addr);
-	if (s.section && !p->pc_ref.symbol)
-		fprintf(out, " (%s", s.section);
+	if (s.section && !p->pc_ref.symbol) {
+		fputs(" (", out);
+		put_text(out, s.section);
+	}
 	if (s.has_off)
 		fprintf(out, "%sfile offset 0x%" PRIx64,
 			s.section ? ", " : " (", s.off);

@@ -2,9 +2,10 @@
 # What a listing must never do with odd input: a truncated or damaged ELF
 # file is exit 2 with what is wrong, never "0 probe sites" (with --check
 # and --json too); FIFOs, devices and directories are refused at once, not
-# waited on; a stale note (its code dropped by clang+lld --gc-sections, or
-# a PC moved into data) is flagged by --check; names with control bytes,
-# C1 bytes and invalid UTF-8 are escaped, in text and in JSON.
+# waited on; a note section of gigabytes is not read; a stale note (its
+# code dropped by clang+lld --gc-sections, or a PC moved into data) is
+# flagged by --check; names with control bytes, C1 bytes and invalid UTF-8
+# are escaped, in text and in JSON.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/sdt-list/lib.sh"
 need_cmd readelf timeout
@@ -47,6 +48,29 @@ done
 note "truncated at $(echo "$cuts" | wc -w) offsets: each refused"
 grep -q 'truncated or damaged ELF file: .* past the end of the file' "$T/err" ||
 	fail "the last truncation does not say what is wrong: $(cat "$T/err")"
+
+# A sparse file whose note section claims 900 MB of zeros: refused at
+# once (sections are read into memory, never gigabytes of them).
+cp "$good" "$T/huge"
+python3 - "$T/huge" <<'PY' || fail "cannot grow the note section"
+import os, struct, sys
+p = sys.argv[1]
+d = bytearray(open(p, "rb").read())
+shoff, = struct.unpack_from("<Q", d, 0x28)
+ent, num, strndx = struct.unpack_from("<3H", d, 0x3a)
+names, = struct.unpack_from("<Q", d, shoff + strndx * ent + 0x18)
+for i in range(num):
+    at = shoff + i * ent
+    name = names + struct.unpack_from("<I", d, at)[0]
+    if d[name:name + 14] == b".note.stapsdt\0":
+        struct.pack_into("<QQ", d, at + 0x18, 1 << 30, 900 << 20)
+open(p, "wb").write(d)
+os.truncate(p, 2 << 30)
+PY
+run_list "a 900 MB note section" 2 "$T/huge"
+grep -q "$T/huge: .note.stapsdt not read: 943718400 bytes, more than 64 MiB" "$T/err" ||
+	fail "a 900 MB note section: $(cat "$T/err")"
+rm -f "$T/huge"
 
 # Not regular files: refused at once, and the good file is still listed.
 mkfifo "$T/fifo" || fail "mkfifo"

@@ -7,10 +7,20 @@
  * signatures built from them). Built and run by
  * fuzz.sh with clang -fsanitize=fuzzer,address,undefined; a crash, a leak
  * or undefined behaviour is a failure.
+ *
+ * The same bytes are read a second way, from an fd (a memfd), as files and
+ * processes are: libelf then reads with pread, section by section, rather
+ * than from memory. The two must find the same probes.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* memfd_create */
+#endif
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "sdt-list.h"
 
@@ -49,6 +59,37 @@ static void exercise(const struct sdt_elf *f, const struct sdt_probe *p)
 	}
 }
 
+/* DATA through an fd: the same verdict and the same probes as from F. */
+static void read_from_fd(const uint8_t *data, size_t size, int image_r,
+			 const struct sdt_elf *f)
+{
+	int fd = memfd_create("fuzz", MFD_CLOEXEC);
+	struct sdt_elf g;
+	char err[256];
+	int r;
+
+	if (fd < 0 || write(fd, data, size) != (ssize_t)size) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	r = sdt_elf_open_fd(&g, fd, err, sizeof(err));
+	if ((r < 0) != (image_r < 0))
+		abort(); /* one reader refused what the other read */
+	if (r == 0) {
+		if (g.nprobes != f->nprobes || g.ntype_notes != f->ntype_notes)
+			abort();
+		for (size_t i = 0; i < g.nprobes; i++) {
+			if (g.probes[i].note.pc != f->probes[i].note.pc ||
+			    strcmp(g.probes[i].note.args,
+				   f->probes[i].note.args))
+				abort();
+		}
+		sdt_elf_close(&g);
+	}
+	close(fd);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sdt_elf f;
@@ -57,7 +98,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct type_table tt;
 	FILE *null = fopen("/dev/null", "w");
 
-	if (sdt_elf_open_image(&f, data, size, err, sizeof(err)) < 0) {
+	int r = sdt_elf_open_image(&f, data, size, err, sizeof(err));
+
+	read_from_fd(data, size, r, &f);
+	if (r < 0) {
 		fclose(null);
 		return 0;
 	}

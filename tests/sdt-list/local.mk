@@ -13,6 +13,9 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/check-bpftrace.sh \
 	tests/sdt-list/check-gdb.sh \
 	tests/sdt-list/pid.sh \
+	tests/sdt-list/pid-paths.sh \
+	tests/sdt-list/shrinking.sh \
+	tests/sdt-list/raw-bytes.sh \
 	tests/sdt-list/errors.sh \
 	tests/sdt-list/damaged.sh \
 	tests/sdt-list/objects.sh \

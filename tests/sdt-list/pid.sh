@@ -2,7 +2,8 @@
 # sdt-list -p PID: finds a libstapsdt provider loaded through a memfd and
 # shows its semaphore go 0 -> 1 while bpftrace is attached (and back to 0
 # after); in a PIE executable, the semaphore's run-time address is the one
-# the process itself prints (so the load bias is right).
+# the process itself prints (so the load bias is right); listed as the
+# process's unprivileged owner too.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/sdt-list/lib.sh"
 need_root
@@ -90,4 +91,23 @@ want=$(head -n 1 "$T/pie.out")
 "$SDT_LIST" --json -p "$ppid" 'probes:gated' >"$T/pie.json" || fail "sdt-list -p pie"
 got=$(python3 -c 'import json,sys; s=[x for x in json.load(open(sys.argv[1])) if x["name"]=="gated"]; print(s[0]["semaphore_runtime_address"], s[0]["semaphore_value"])' "$T/pie.json")
 expect_eq "PIE semaphore address and value" "$want 0" "$got"
+
+# Without root: the process's own user has no /proc/PID/map_files; the
+# memfd is read through the process's fd, the libraries through
+# /proc/PID/root, each checked against the mapping's device and inode.
+if command -v setpriv >/dev/null 2>&1; then
+	nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	$nobody "$HOST" >"$T/host2.out" 2>&1 &
+	PIDS="$PIDS $!"
+	wait_line "$T/host2.out" '^ready'
+	npid=$(sed -n 's/^ready \([0-9]*\) .*/\1/p' "$T/host2.out")
+	PIDS="$PIDS $npid"
+	$nobody "$SDT_LIST" -p "$npid" >"$T/list.txt" 2>"$T/err.txt"
+	expect_eq "sdt-list -p as the process's unprivileged owner: status" 0 $?
+	grep -q 'in a memfd, attach as /proc/'"$npid"'/fd/[0-9]*$' "$T/list.txt" ||
+		fail "unprivileged: the memfd not found: $(cat "$T/list.txt" "$T/err.txt")"
+	grep -q '^sdtlist:tick(int32)  1 site, semaphore = 0$' "$T/list.txt" ||
+		fail "unprivileged: no probe: $(cat "$T/list.txt")"
+	[ -s "$T/err.txt" ] && fail "unprivileged: warnings: $(cat "$T/err.txt")"
+fi
 exit 0
