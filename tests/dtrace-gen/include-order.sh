@@ -1,0 +1,84 @@
+#!/bin/sh
+# Where <sys/sdt.h> is included decides whether probes get semaphores:
+# included before the generated header, without _SDT_HAS_SEMAPHORES, it
+# gives probes none and _ENABLED() would stay 0 while they are traced. The
+# generated header stops such a build with an #error that says what to
+# do, for our <sys/sdt.h> and SystemTap's, gcc and clang, C and C++. The
+# orders that work still build, warning-free, and every probe of each of
+# them has its semaphore: the generated header first, <sys/sdt.h> after
+# it, two generated headers, and a file that defines _SDT_HAS_SEMAPHORES
+# itself before <sys/sdt.h>.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/dtrace-gen/lib.sh"
+
+SDT_LIST=$top_builddir/sdt-list/sdt-list
+cd "$T" || fail "cd"
+printf 'provider ioa {\n\tprobe x(int v);\n};\n' >a.d
+printf 'provider iob {\n\tprobe y(const char *s);\n};\n' >b.d
+"$DG" -h -s a.d && "$DG" -h -s b.d && "$DG" -G -s a.d -o a-probes.o &&
+	"$DG" -G -s b.d -o b-probes.o || fail "dtrace-gen"
+
+# The order that must fail, then those that must work.
+cat >bad.c <<'EOF_'
+#include <sys/sdt.h>
+#include "a.h"
+int main(void) { IOA_X(1); return IOA_X_ENABLED(); }
+EOF_
+cat >first.c <<'EOF_'
+#include "a.h"
+#include <sys/sdt.h>
+#include "b.h"
+int main(void)
+{
+	IOA_X(1);
+	IOB_Y("s");
+	return IOA_X_ENABLED() + IOB_Y_ENABLED();
+}
+EOF_
+cat >own.c <<'EOF_'
+#define _SDT_HAS_SEMAPHORES 1
+#include <sys/sdt.h>
+#include "a.h"
+#include "b.h"
+int main(void)
+{
+	IOA_X(1);
+	IOB_Y("s");
+	return IOA_X_ENABLED() + IOB_Y_ENABLED();
+}
+EOF_
+
+# Our header, and the system's (SystemTap's) where it is installed.
+headers="ours"
+[ -f /usr/include/sys/sdt.h ] || [ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] &&
+	headers="$headers system"
+compilers=
+for cc in gcc clang; do
+	command -v $cc >/dev/null 2>&1 && compilers="$compilers $cc"
+done
+[ -n "$compilers" ] || skip "neither gcc nor clang is installed"
+note "headers: $headers; compilers:$compilers"
+for h in $headers; do
+	inc=-I.
+	[ $h = ours ] && inc="-I$SDT_INCLUDE -I."
+	for cc in $compilers; do
+		for lang in c c++; do
+			what="$h sdt.h, $cc -x $lang"
+			$cc -x $lang $inc -Wall -Wextra -Werror -c bad.c -o bad.o 2>err &&
+				fail "$what: <sys/sdt.h> first compiled"
+			grep -q 'error: .*<sys/sdt.h> came before this header without _SDT_HAS_SEMAPHORES (no semaphores: _ENABLED() stays 0): include this header first, or define _SDT_HAS_SEMAPHORES 1 before <sys/sdt.h>' err ||
+				fail "$what: the #error: $(cat err)"
+			for f in first own; do
+				$cc -x $lang $inc -Wall -Wextra -Werror -c $f.c -o $f.o 2>err ||
+					fail "$what: $f.c: $(cat err)"
+				$cc $f.o a-probes.o b-probes.o -o $f ||
+					fail "$what: linking $f"
+				./$f || fail "$what: $f: _ENABLED() true untraced"
+				"$SDT_LIST" $f >list || fail "$what: sdt-list $f"
+				[ "$(grep -c ', semaphore$' list)" = 2 ] ||
+					fail "$what: $f: a probe without its semaphore: $(cat list)"
+			done
+		done
+	done
+done
+exit 0
