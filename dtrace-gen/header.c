@@ -24,7 +24,10 @@
  *
  * An #error when <sys/sdt.h> was included earlier without semaphores: its
  * probe macros would then never point at a semaphore, and _ENABLED()
- * would stay 0 while the probe is traced, with no diagnostic.
+ * would stay 0 while the probe is traced, with no diagnostic. Not once a
+ * generated header came first: glib turns `#define _SDT_HAS_SEMAPHORES 1'
+ * into an #undef on purpose, and a second such header must still build
+ * (so the message avoids that exact text too).
  *
  * Each probe's typed-probe record (argument types and names,
  * docs/typed-probes.md), so that builds without -G carry it too. It is
@@ -62,7 +65,7 @@ static const char machinery[] =
 	"!defined _SDTKIT_GEN_1\n"
 	"#error \"<sys/sdt.h> came before this header without "
 	"_SDT_HAS_SEMAPHORES (no semaphores: _ENABLED() stays 0): include "
-	"this header first, or define _SDT_HAS_SEMAPHORES 1 before "
+	"this header first, or define _SDT_HAS_SEMAPHORES before "
 	"<sys/sdt.h>\"\n"
 	"#endif\n"
 	"#define _SDT_HAS_SEMAPHORES 1\n"

@@ -7,7 +7,9 @@
 # orders that work still build, warning-free, and every probe of each of
 # them has its semaphore: the generated header first, <sys/sdt.h> after
 # it, two generated headers, and a file that defines _SDT_HAS_SEMAPHORES
-# itself before <sys/sdt.h>.
+# itself before <sys/sdt.h>. And glib's build, which turns the header's
+# `#define _SDT_HAS_SEMAPHORES 1' into an #undef to have no semaphores,
+# still builds with two such headers in one file.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/dtrace-gen/lib.sh"
 
@@ -48,6 +50,11 @@ int main(void)
 }
 EOF_
 
+for h in a b; do
+	sed 's/define _SDT_HAS_SEMAPHORES 1/undef _SDT_HAS_SEMAPHORES/' $h.h >$h-nosema.h
+done
+sed 's/"\([ab]\)\.h"/"\1-nosema.h"/' first.c >nosema.c
+
 # Our header, and the system's (SystemTap's) where it is installed.
 headers="ours"
 [ -f /usr/include/sys/sdt.h ] || [ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] &&
@@ -66,8 +73,13 @@ for h in $headers; do
 			what="$h sdt.h, $cc -x $lang"
 			$cc -x $lang $inc -Wall -Wextra -Werror -c bad.c -o bad.o 2>err &&
 				fail "$what: <sys/sdt.h> first compiled"
-			grep -q 'error: .*<sys/sdt.h> came before this header without _SDT_HAS_SEMAPHORES (no semaphores: _ENABLED() stays 0): include this header first, or define _SDT_HAS_SEMAPHORES 1 before <sys/sdt.h>' err ||
+			grep -q 'error: .*<sys/sdt.h> came before this header without _SDT_HAS_SEMAPHORES (no semaphores: _ENABLED() stays 0): include this header first, or define _SDT_HAS_SEMAPHORES before <sys/sdt.h>' err ||
 				fail "$what: the #error: $(cat err)"
+			$cc -x $lang $inc -Wall -Wextra -Werror -c nosema.c -o nosema.o 2>err ||
+				fail "$what: two headers without semaphores: $(cat err)"
+			$cc nosema.o a-probes.o b-probes.o -o nosema &&
+				"$SDT_LIST" nosema >list || fail "$what: nosema"
+			grep -q semaphore list && fail "$what: #undef _SDT_HAS_SEMAPHORES ignored: $(cat list)"
 			for f in first own; do
 				$cc -x $lang $inc -Wall -Wextra -Werror -c $f.c -o $f.o 2>err ||
 					fail "$what: $f.c: $(cat err)"
