@@ -7,7 +7,8 @@
 # and without each edit. And the records' precedence: a -G record wins over
 # a header's (a stale header loses quietly); a header's record is used
 # where no -G record is; header records that disagree with no -G record
-# to settle it fail --check.
+# to settle it fail --check. Last, bpftrace runs the program sdt-list
+# --bpftrace prints for the memcached-edited build and reads the strings.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/dtrace-gen/lib.sh"
 
@@ -27,7 +28,9 @@ cat >main.c <<'EOF_'
 #include "ed.h"
 int main(int argc, char **argv)
 {
-	ED_ITEM_LINK("k", 1, (void *)argv);
+	char key[] = "key-1"; /* on the stack: a page BPF can read */
+
+	ED_ITEM_LINK(key, 5, (void *)argv);
 	ED_CONN_CREATE((void *)argv);
 	ED_COMMAND(argc, argv[0], 2ULL, argv);
 	ED_DONE();
@@ -90,4 +93,12 @@ $CC -O2 -flto -I"$SDT_INCLUDE" -I. main.c other.c ed-bare.o -o twice ||
 	fail "linking two headers' records"
 "$SDT_LIST" --check twice >out 2>&1 && fail "--check passed disagreeing header records: $(cat out)"
 grep -q 'warning: its type records disagree' out || fail "no disagreement reported: $(cat out)"
+
+cd "$T/memcached" || fail "cd"
+"$SDT_LIST" --bpftrace prog >prog.bt || fail "sdt-list --bpftrace"
+need_bpftrace
+bpftrace_run prog.bt -c "./prog" >got || fail "bpftrace: $(cat got)"
+grep -q '^ed:item__link key=key-1 nkey=5 item=0x' got &&
+	grep -q '^ed:command fd=1 cmd=\./prog n=2 argv=0x' got ||
+	fail "bpftrace did not read the strings: $(cat got)"
 exit 0

@@ -9,7 +9,9 @@
 # it, two generated headers, and a file that defines _SDT_HAS_SEMAPHORES
 # itself before <sys/sdt.h>. And glib's build, which turns the header's
 # `#define _SDT_HAS_SEMAPHORES 1' into an #undef to have no semaphores,
-# still builds with two such headers in one file.
+# still builds with two such headers in one file. Last, under bpftrace the
+# semaphores of the file that includes <sys/sdt.h> after the header count:
+# both _ENABLED() are true.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/dtrace-gen/lib.sh"
 
@@ -93,4 +95,24 @@ for h in $headers; do
 		done
 	done
 done
+
+cat >traced.c <<'EOF_'
+#include <stdio.h>
+#include "a.h"
+#include <sys/sdt.h>
+#include "b.h"
+int main(void)
+{
+	printf("enabled %d %d\n", IOA_X_ENABLED() != 0, IOB_Y_ENABLED() != 0);
+	IOA_X(1);
+	IOB_Y("s");
+	return 0;
+}
+EOF_
+$CC -O2 -I"$SDT_INCLUDE" -I. traced.c a-probes.o b-probes.o -o traced ||
+	fail "building traced.c"
+need_bpftrace
+bpftrace_run -e 'usdt:./traced:ioa:x { } usdt:./traced:iob:y { }' -c ./traced >got ||
+	fail "bpftrace: $(cat got)"
+grep -q '^enabled 1 1$' got || fail "a semaphore did not count: $(cat got)"
 exit 0
