@@ -39,13 +39,12 @@
  * (memcached turns every `char *' into `const char *'), so the types and
  * names are written as octal escapes that no edit of C text matches, and
  * the record says it came from a header: a -G record, made from the .d
- * file, wins over it. A (type, name) pair is spelled once per header, as
- * a macro the probes name. Only for ELF targets of GNU C compilers (gcc,
- * clang); SDTKIT_NO_TYPES leaves the records out.
+ * file, wins over it. Each distinct argument list is spelled once per
+ * header, as a macro the probes that share it name. Only for ELF targets
+ * of GNU C compilers (gcc, clang); SDTKIT_NO_TYPES leaves the records out.
  *
  * The output depends on the model only: no dates, paths or versions.
  */
-#include <stdint.h>
 #include <stdlib.h>
 
 #include "dtrace-gen.h"
@@ -58,8 +57,15 @@
 /*
  * The macros every header shares, defined by the first one a file
  * includes (the guard names the macros' version: a header that needed
- * others would use a new guard and new names).
+ * others would use a new guard and new names). Provider and probe names
+ * are pasted and stringized by the macros the header's lines call, before
+ * any macro of the program's could replace them (a probe named `read').
+ * The record's note header: namesz (the owner with its NUL), descsz (the
+ * assembler counts it), type.
  */
+_Static_assert(sizeof(SDT_TYPES_OWNER) == 7 && SDT_TYPES_NT == 1,
+	       "the record's note header below spells these");
+
 static const char machinery[] =
 	"#if defined _SYS_SDT_H && !defined _SDT_HAS_SEMAPHORES && "
 	"!defined _SDTKIT_GEN_1\n"
@@ -94,7 +100,8 @@ static const char machinery[] =
 	"#define _SDTKIT_TYPES(p, n, a) ; __asm__ ( \\\n"
 	"\t\".pushsection " SDT_TYPES_SECTION
 	",\\\"G\\\",\\\"note\\\",.sdtkit.\" p \".\" n \",comdat\\n\" \\\n"
-	"\t\".balign 4\\n.4byte 7, 2f - 1f, 1\\n.asciz \\\"sdtkit\\\"\\n"
+	"\t\".balign 4\\n.4byte 7, 2f - 1f, 1\\n.asciz \\\"" SDT_TYPES_OWNER
+	"\\\"\\n"
 	".balign 4\\n\" \\\n"
 	"\t\"1: .asciz \\\"\" p \"\\\", \\\"\" n \"\\\"\\n.ascii \\\"\" a "
 	"\"\\\"\\n\" \\\n"
@@ -104,6 +111,7 @@ static const char machinery[] =
 	"#define _SDTKIT_TYPES(p, n, a)\n"
 	"#endif\n"
 	"#endif\n\n";
+
 /*
  * The distinct argument lists of a header (count, then each argument's
  * type and name), numbered in order of first use: probes often share one,
