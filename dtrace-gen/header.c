@@ -20,7 +20,11 @@
  * plain read in a loop may be hoisted out of it (seen with gcc -O2), so
  * the loop would never notice a tracer that attaches while it runs.
  *
- * Two things are added.
+ * Three things are added.
+ *
+ * <sys/sdt.h> is included as C++ in C++: its C++ parts (templates) then
+ * compile where a program includes the header inside `extern "C" {' (as
+ * CPython's pydtrace.h does), with ours and with SystemTap's.
  *
  * An #error when <sys/sdt.h> was included earlier without semaphores: its
  * probe macros would then never point at a semaphore, and _ENABLED()
@@ -76,7 +80,13 @@ static const char machinery[] =
 	"#endif\n"
 	"#define _SDT_HAS_SEMAPHORES 1\n"
 	"#define STAP_HAS_SEMAPHORES 1 /* deprecated */\n\n"
-	"#include <sys/sdt.h>\n\n"
+	"#ifdef __cplusplus\n"
+	"extern \"C++\" {\n"
+	"#endif\n"
+	"#include <sys/sdt.h>\n"
+	"#ifdef __cplusplus\n"
+	"}\n"
+	"#endif\n\n"
 	"#ifndef _SDTKIT_GEN_1\n"
 	"#define _SDTKIT_GEN_1 1\n"
 	"#if defined STAP_SDT_V1\n"

@@ -6,7 +6,13 @@
 #define _SDT_HAS_SEMAPHORES 1
 #define STAP_HAS_SEMAPHORES 1 /* deprecated */
 
+#ifdef __cplusplus
+extern "C++" {
+#endif
 #include <sys/sdt.h>
+#ifdef __cplusplus
+}
+#endif
 
 #ifndef _SDTKIT_GEN_1
 #define _SDTKIT_GEN_1 1
