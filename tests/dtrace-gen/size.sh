@@ -3,8 +3,8 @@
 # probes of three arguments (bench/dtrace-gen-speed.sh's provider) take at
 # most 30 000 bytes, where each probe's own text is its comment and three
 # one-line macro uses. Probes that share no argument list still cost no
-# more than SystemTap's dtrace writes for them (55 623 bytes for the same
-# file, with its records spelled out per probe).
+# more than SystemTap's dtrace writes for the same file (55 623 bytes,
+# without any type records).
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/dtrace-gen/lib.sh"
 cd "$T" || fail "cd"
