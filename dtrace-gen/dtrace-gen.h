@@ -116,6 +116,10 @@ void dg_error(struct dg_diag *d, const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void dg_warning(struct dg_diag *d, const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+void dg_note(struct dg_diag *d, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* S with the bytes a terminal would act on shown as \xNN. */
+void dg_put_safe(FILE *out, const char *s);
 
 /* ---- lexer.c ------------------------------------------------------------ */
 

@@ -3,38 +3,265 @@
  * The -h header: for each probe, the macro that fires it, its _ENABLED()
  * test and the declaration of its semaphore, over <sys/sdt.h>.
  *
- * The text follows SystemTap's dtrace line for line where projects depend
- * on it: the same macro and semaphore names, `#define _SDT_HAS_SEMAPHORES
- * 1' and `#define STAP_HAS_SEMAPHORES 1' spelled so that the usual sed
- * scripts (`s/define _SDT_HAS_SEMAPHORES 1/undef .../', `s/PROVIDER_/
- * TRACE_PROVIDER_/', `char *' to `const char *') keep working, STAP_SDT_V1
- * switching to the old `name_semaphore' symbols, and a comment with the
- * parameter list above each probe.
+ * What projects depend on follows SystemTap's dtrace: the same macro and
+ * semaphore names, `#define _SDT_HAS_SEMAPHORES 1' and `#define
+ * STAP_HAS_SEMAPHORES 1' spelled so that the usual sed scripts keep
+ * working (`s/POSTGRESQL_/TRACE_POSTGRESQL_/', `char *' to `const char
+ * *'), STAP_SDT_V1 switching to the old `name_semaphore' symbols, and a
+ * comment with the parameter list above each probe.
+ *
+ * The rest is written once, at the top, as macros that each probe's lines
+ * call with only what is its own: a header is compiled in every file that
+ * includes it, so its size is build time (100 probes: under 30 KB, where
+ * SystemTap's dtrace writes 55 KB).
  *
  * One thing differs on purpose: _ENABLED() reads the semaphore through a
  * volatile lvalue. The tracer changes it behind the compiler's back, and a
  * plain read in a loop may be hoisted out of it (seen with gcc -O2), so
  * the loop would never notice a tracer that attaches while it runs.
  *
- * One thing is added: each probe's typed-probe record (argument types and
- * names, docs/typed-probes.md), so that builds without -G carry it too.
- * It is file-scope asm, not part of the probe macro: it adds no
- * instruction, leaves the code and the stapsdt notes exactly as they were,
- * and works the same in C and C++ at any optimization level. Each record
- * sits in a COMDAT group named after its probe, so the linker keeps one
- * copy however many files include the header. The assembler computes the
- * sizes, so the usual sed scripts over the header (`char *' to `const
- * char *') leave the record well formed. Only for ELF targets of GNU C
- * compilers (gcc, clang); SDTKIT_NO_TYPES leaves the records out.
+ * Three things are added.
+ *
+ * <sys/sdt.h> is included as C++ in C++: its C++ parts (templates) then
+ * compile where a program includes the header inside `extern "C" {' (as
+ * CPython's pydtrace.h does), with ours and with SystemTap's.
+ *
+ * An #error when <sys/sdt.h> was included earlier without semaphores: its
+ * probe macros would then never point at a semaphore, and _ENABLED()
+ * would stay 0 while the probe is traced, with no diagnostic. Not once a
+ * generated header came first: glib turns `#define _SDT_HAS_SEMAPHORES 1'
+ * into an #undef on purpose, and a second such header must still build
+ * (so the message avoids that exact text too).
+ *
+ * Each probe's typed-probe record (argument types and names,
+ * docs/typed-probes.md), so that builds without -G carry it too. It is
+ * file-scope asm, not part of the probe macro: it adds no instruction,
+ * leaves the code and the stapsdt notes exactly as they were, and works
+ * the same in C and C++ at any optimization level. Each record sits in a
+ * COMDAT group named after its probe, so the linker keeps one copy
+ * however many files include the header. Projects edit generated headers
+ * (memcached turns every `char *' into `const char *'), so the types and
+ * names are written as octal escapes that no edit of C text matches, and
+ * the record says it came from a header: a -G record, made from the .d
+ * file, wins over it. Each distinct argument list is spelled once per
+ * header, as a macro the probes that share it name. Only for ELF targets
+ * of GNU C compilers (gcc, clang); SDTKIT_NO_TYPES leaves the records out.
  *
  * The output depends on the model only: no dates, paths or versions.
  */
+#include <stdlib.h>
+
 #include "dtrace-gen.h"
 #include "note.h"
+#include "typerec.h"
 
-#define VOLATILE_READ "*(volatile unsigned short *) &"
-/* Records' COMDAT groups: this, then PROVIDER.PROBE. */
-#define TYPES_GROUP ".sdtkit."
+/* The spelled-out argument lists: macro SIG_PREFIX and a number. */
+#define SIG_PREFIX "_SDTKIT_"
+
+/*
+ * The macros every header shares, defined by the first one a file
+ * includes (the guard names the macros' version: a header that needed
+ * others would use a new guard and new names). Provider and probe names
+ * are pasted and stringized by the macros the header's lines call, before
+ * any macro of the program's could replace them (a probe named `read').
+ * The record's note header: namesz (the owner with its NUL), descsz (the
+ * assembler counts it), type.
+ */
+_Static_assert(sizeof(SDT_TYPES_OWNER) == 7 && SDT_TYPES_NT == 1,
+	       "the record's note header below spells these");
+
+static const char machinery[] =
+	"#if defined _SYS_SDT_H && !defined _SDT_HAS_SEMAPHORES && "
+	"!defined _SDTKIT_GEN_1\n"
+	"#error \"<sys/sdt.h> came before this header without "
+	"_SDT_HAS_SEMAPHORES (no semaphores: _ENABLED() stays 0): include "
+	"this header first, or define _SDT_HAS_SEMAPHORES before "
+	"<sys/sdt.h>\"\n"
+	"#endif\n"
+	"#define _SDT_HAS_SEMAPHORES 1\n"
+	"#define STAP_HAS_SEMAPHORES 1 /* deprecated */\n\n"
+	"#ifdef __cplusplus\n"
+	"extern \"C++\" {\n"
+	"#endif\n"
+	"#include <sys/sdt.h>\n"
+	"#ifdef __cplusplus\n"
+	"}\n"
+	"#endif\n\n"
+	"#ifndef _SDTKIT_GEN_1\n"
+	"#define _SDTKIT_GEN_1 1\n"
+	"#if defined STAP_SDT_V1\n"
+	"#define _SDTKIT_ON(p, n) _SDTKIT_READ (n##_semaphore)\n"
+	"#define _SDTKIT_PROBE(p, n, a) _SDTKIT_DECL (n##_semaphore) "
+	"_SDTKIT_TYPES (#p, #n, a)\n"
+	"#else\n"
+	"#define _SDTKIT_ON(p, n) _SDTKIT_READ (p##_##n##_semaphore)\n"
+	"#define _SDTKIT_PROBE(p, n, a) _SDTKIT_DECL (p##_##n##_semaphore) "
+	"_SDTKIT_TYPES (#p, #n, a)\n"
+	"#endif\n"
+	"#define _SDTKIT_READ(s) "
+	"__builtin_expect (*(volatile unsigned short *) &s, 0)\n"
+	"#define _SDTKIT_DECL(s) __extension__ extern unsigned short s "
+	"__attribute__ ((unused, section (\".probes\")))\n"
+	"/* Argument types and names for tools (sdtkit's typed-probe "
+	"records), in octal\n"
+	"   that edits of this text leave alone; SDTKIT_NO_TYPES leaves them "
+	"out. */\n"
+	"#if defined __ELF__ && defined __GNUC__ && !defined SDTKIT_NO_TYPES\n"
+	"#define _SDTKIT_TYPES(p, n, a) ; __asm__ ( \\\n"
+	"\t\".pushsection " SDT_TYPES_SECTION
+	",\\\"G\\\",\\\"note\\\",.sdtkit.\" p \".\" n \",comdat\\n\" \\\n"
+	"\t\".balign 4\\n.4byte 7, 2f - 1f, 1\\n.asciz \\\"" SDT_TYPES_OWNER
+	"\\\"\\n"
+	".balign 4\\n\" \\\n"
+	"\t\"1: .asciz \\\"\" p \"\\\", \\\"\" n \"\\\"\\n.ascii \\\"\" a "
+	"\"\\\"\\n\" \\\n"
+	"\t\".asciz \\\"" SDT_TYPES_FROM_HEADER
+	"\\\"\\n2: .balign 4\\n.popsection\")\n"
+	"#else\n"
+	"#define _SDTKIT_TYPES(p, n, a)\n"
+	"#endif\n"
+	"#endif\n\n";
+
+/*
+ * The distinct argument lists of a header (count, then each argument's
+ * type and name), numbered in order of first use: probes often share one,
+ * and a list is spelled once, as a macro the probes name. An
+ * open-addressing table of probe indexes.
+ */
+struct sigs {
+	const struct dg_probe **first; /* by number: the probe that has it */
+	size_t n;
+	unsigned *slot; /* number + 1, or 0 when free */
+	size_t mask;
+	unsigned *use; /* each probe's number */
+};
+
+static size_t sig_hash(const struct dg_probe *p)
+{
+	size_t h = 5381 + p->nargs;
+
+	for (unsigned i = 0; i < p->nargs; i++) {
+		for (const char *s = p->types[i]; *s; s++)
+			h = h * 33 + (unsigned char)*s;
+		for (const char *s = p->names[i]; *s; s++)
+			h = h * 33 + (unsigned char)*s;
+		h = h * 33 + 1;
+	}
+	return h ^ (h >> 15);
+}
+
+static int same_sig(const struct dg_probe *a, const struct dg_probe *b)
+{
+	if (a->nargs != b->nargs)
+		return 0;
+	for (unsigned i = 0; i < a->nargs; i++) {
+		if (strcmp(a->types[i], b->types[i]) ||
+		    strcmp(a->names[i], b->names[i]))
+			return 0;
+	}
+	return 1;
+}
+
+static unsigned sig_number(struct sigs *t, const struct dg_probe *p)
+{
+	size_t i = sig_hash(p) & t->mask;
+
+	for (; t->slot[i]; i = (i + 1) & t->mask) {
+		if (same_sig(t->first[t->slot[i] - 1], p))
+			return t->slot[i] - 1;
+	}
+	t->first[t->n] = p;
+	t->slot[i] = (unsigned)++t->n;
+	return (unsigned)t->n - 1;
+}
+
+/* Number every probe's list; -1 when memory runs out. */
+static int sigs_build(struct sigs *t, const struct dg_model *m)
+{
+	size_t cap = 16, n = m->nprobes ? m->nprobes : 1;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	memset(t, 0, sizeof(*t));
+	t->mask = cap - 1;
+	t->slot = calloc(cap, sizeof(*t->slot));
+	t->first = malloc(n * sizeof(*t->first));
+	t->use = malloc(n * sizeof(*t->use));
+	if (!t->slot || !t->first || !t->use)
+		return -1;
+	for (size_t i = 0; i < m->nprobes; i++)
+		t->use[i] = sig_number(t, &m->probes[i]);
+	return 0;
+}
+
+static void sigs_free(struct sigs *t)
+{
+	free(t->slot);
+	free(t->first);
+	free(t->use);
+}
+
+/*
+ * S as octal escapes, in a C string that the compiler hands to the
+ * assembler: `\143' for `c', then `\\0' (the assembler's NUL) at its end.
+ * What follows that NUL is a type or a name, which never starts with a
+ * digit, so the two cannot run together into one escape.
+ */
+static void put_octal(const char *s, struct dg_buf *out)
+{
+	size_t n = strlen(s);
+	char *p;
+
+	if (dg_buf_reserve(out, 4 * n + 3))
+		return;
+	p = out->data + out->len;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		*p++ = '\\';
+		*p++ = (char)('0' + (c >> 6));
+		*p++ = (char)('0' + ((c >> 3) & 7));
+		*p++ = (char)('0' + (c & 7));
+	}
+	memcpy(p, "\\\\0", 3);
+	out->len += 4 * n + 3;
+	out->data[out->len] = '\0';
+}
+
+static void sig_macro(unsigned k, struct dg_buf *out)
+{
+	dg_buf_puts(out, SIG_PREFIX);
+	dg_buf_uint(out, k + 1);
+}
+
+static void sig_defines(const struct sigs *t, struct dg_buf *out)
+{
+	char count[16];
+
+	for (size_t k = 0; k < t->n; k++) {
+		const struct dg_probe *p = t->first[k];
+
+		snprintf(count, sizeof(count), "%u", p->nargs);
+		dg_buf_puts(out, "#define ");
+		sig_macro((unsigned)k, out);
+		dg_buf_puts(out, " \"");
+		put_octal(count, out);
+		for (unsigned i = 0; i < p->nargs; i++) {
+			put_octal(p->types[i], out);
+			put_octal(p->names[i], out);
+		}
+		dg_buf_puts(out, "\"\n");
+	}
+}
+
+static void sig_undefs(const struct sigs *t, struct dg_buf *out)
+{
+	for (size_t k = 0; k < t->n; k++) {
+		dg_buf_puts(out, "#undef ");
+		sig_macro((unsigned)k, out);
+		dg_buf_puts(out, "\n");
+	}
+}
 
 static void comment(const struct dg_probe *p, struct dg_buf *out)
 {
@@ -48,17 +275,8 @@ static void comment(const struct dg_probe *p, struct dg_buf *out)
 
 static void enabled(const struct dg_probe *p, struct dg_buf *out)
 {
-	dg_buf_cat(out, "#if defined STAP_SDT_V1\n#define ", p->macro,
-		   "_ENABLED() __builtin_expect (" VOLATILE_READ,
-		   p->semaphore_v1, ", 0)\n#define ", p->semaphore, " ",
-		   p->semaphore_v1, "\n#else\n#define ", p->macro,
-		   "_ENABLED() __builtin_expect (" VOLATILE_READ, p->semaphore,
-		   ", 0)\n#endif\n", NULL);
-	/* unsigned short: the size the kernel and tracers count in. */
-	dg_buf_cat(out, "__extension__ extern unsigned short ", p->semaphore,
-		   " __attribute__ ((unused)) "
-		   "__attribute__ ((section (\".probes\")));\n",
-		   NULL);
+	dg_buf_cat(out, "#define ", p->macro, "_ENABLED() _SDTKIT_ON (",
+		   p->provider, ", ", p->name, ")\n", NULL);
 }
 
 static void fire(const struct dg_probe *p, struct dg_buf *out)
@@ -70,7 +288,7 @@ static void fire(const struct dg_probe *p, struct dg_buf *out)
 		dg_buf_puts(out, i ? ", arg" : "arg");
 		dg_buf_uint(out, i + 1);
 	}
-	dg_buf_puts(out, ") \\\nDTRACE_PROBE");
+	dg_buf_puts(out, ") DTRACE_PROBE");
 	if (p->nargs)
 		dg_buf_uint(out, p->nargs);
 	dg_buf_cat(out, " (", p->provider, ", ", p->name, NULL);
@@ -78,97 +296,74 @@ static void fire(const struct dg_probe *p, struct dg_buf *out)
 		dg_buf_puts(out, ", arg");
 		dg_buf_uint(out, i + 1);
 	}
-	dg_buf_puts(out, ")\n\n");
+	dg_buf_puts(out, ")\n");
 }
 
-/*
- * One line of a record's asm statement: LABEL, then `.asciz' of A and B
- * (when not NULL). Identifiers and type texts hold no `"' or `\'.
- */
-static void asm_strings(const char *label, const char *a, const char *b,
-			struct dg_buf *out)
+/* Its semaphore, and its record from argument list K. */
+static void declare(const struct dg_probe *p, unsigned k, struct dg_buf *out)
 {
-	dg_buf_cat(out, "\t\"", label, "\\t.asciz \\\"", a, "\\\"", NULL);
-	if (b)
-		dg_buf_cat(out, ", \\\"", b, "\\\"", NULL);
-	dg_buf_puts(out, "\\n\"\n");
-}
-
-/* The typed-probe record of P, as the -G object carries it. */
-static void record(const struct dg_probe *p, struct dg_buf *out)
-{
-	char count[16];
-
-	snprintf(count, sizeof(count), "%u", p->nargs);
-	dg_buf_cat(out,
-		   "__asm__ (\".pushsection " SDT_TYPES_SECTION
-		   ",\\\"G\\\",\\\"note\\\"," TYPES_GROUP,
-		   p->provider, ".", p->name, ",comdat\\n\"\n", NULL);
-	/* namesz, descsz (the assembler counts it), type */
-	dg_buf_puts(out, "\t\"\\t.balign 4\\n\"\n\t\"\\t.4byte ");
-	dg_buf_uint(out, sizeof(SDT_TYPES_OWNER));
-	dg_buf_puts(out, ", 2f - 1f, ");
-	dg_buf_uint(out, SDT_TYPES_NT);
-	dg_buf_puts(out, "\\n\"\n");
-	asm_strings("", SDT_TYPES_OWNER, NULL, out);
-	dg_buf_puts(out, "\t\"\\t.balign 4\\n\"\n");
-	asm_strings("1:", p->provider, p->name, out);
-	asm_strings("", count, NULL, out);
-	for (unsigned i = 0; i < p->nargs; i++)
-		asm_strings("", p->types[i], p->names[i], out);
-	dg_buf_puts(out, "\t\"2:\\t.balign 4\\n\"\n"
-			 "\t\"\\t.popsection\\n\");\n");
-}
-
-static void records(const struct dg_model *m, struct dg_buf *out)
-{
-	if (!m->nprobes)
-		return;
-	dg_buf_puts(out, "/* Each probe's argument types and names for tools "
-			 "that read them (sdtkit's\n"
-			 "   typed-probe records); define SDTKIT_NO_TYPES to "
-			 "leave them out. */\n"
-			 "#if defined __ELF__ && defined __GNUC__ && "
-			 "!defined SDTKIT_NO_TYPES\n");
-	for (size_t i = 0; i < m->nprobes; i++)
-		record(&m->probes[i], out);
-	dg_buf_puts(out, "#endif\n");
+	dg_buf_cat(out, "_SDTKIT_PROBE (", p->provider, ", ", p->name, ", ",
+		   NULL);
+	sig_macro(k, out);
+	dg_buf_puts(out, ");\n");
 }
 
 /* About the bytes the text for P takes, so the buffer grows once. */
 static size_t probe_text_size(const struct dg_probe *p)
 {
-	size_t lp = strlen(p->provider), ln = strlen(p->name);
-	size_t size =
-		400 + 4 * lp + 5 * ln + 3 * strlen(p->macro) + 14 * p->nargs;
+	size_t size = 100 + 3 * strlen(p->provider) + 3 * strlen(p->name) +
+		      3 * strlen(p->macro) + 30 * p->nargs;
 
 	for (unsigned i = 0; i < p->nparams; i++)
 		size += strlen(p->params[i]) + 2;
-	/* The record: its fixed text, then each argument's line. */
-	size += 300 + 2 * lp + ln;
-	for (unsigned i = 0; i < p->nargs; i++)
-		size += strlen(p->types[i]) + strlen(p->names[i]) + 20;
+	return size;
+}
+
+static size_t sigs_text_size(const struct sigs *t)
+{
+	size_t size = 0;
+
+	for (size_t k = 0; k < t->n; k++) {
+		const struct dg_probe *p = t->first[k];
+
+		size += 50;
+		for (unsigned i = 0; i < p->nargs; i++)
+			size += 4 * (strlen(p->types[i]) +
+				     strlen(p->names[i])) +
+				6;
+	}
 	return size;
 }
 
 void dg_header_write(const struct dg_model *m, struct dg_buf *out)
 {
-	size_t i, size = 256;
+	size_t i, size = sizeof(machinery) + 128;
+	struct sigs t;
 
+	if (sigs_build(&t, m)) {
+		sigs_free(&t);
+		out->failed = 1;
+		return;
+	}
 	for (i = 0; i < m->nprobes; i++)
 		size += probe_text_size(&m->probes[i]);
-	dg_buf_reserve(out, size);
+	dg_buf_reserve(out, size + sigs_text_size(&t));
 
-	dg_buf_puts(out,
-		    "/* Generated by dtrace-gen from a provider description: "
-		    "do not edit. */\n\n"
-		    "#define _SDT_HAS_SEMAPHORES 1\n"
-		    "#define STAP_HAS_SEMAPHORES 1 /* deprecated */\n\n"
-		    "#include <sys/sdt.h>\n\n");
+	dg_buf_puts(out, "/* Generated by dtrace-gen from a provider "
+			 "description: do not edit. */\n\n");
+	dg_buf_add(out, machinery, sizeof(machinery) - 1);
+	sig_defines(&t, out);
 	for (i = 0; i < m->nprobes; i++) {
-		comment(&m->probes[i], out);
-		enabled(&m->probes[i], out);
-		fire(&m->probes[i], out);
+		const struct dg_probe *p = &m->probes[i];
+
+		dg_buf_puts(out, "\n");
+		comment(p, out);
+		enabled(p, out);
+		fire(p, out);
+		declare(p, t.use[i], out);
 	}
-	records(m, out);
+	if (t.n)
+		dg_buf_puts(out, "\n");
+	sig_undefs(&t, out);
+	sigs_free(&t);
 }

@@ -42,19 +42,26 @@ struct options {
 	int v1, v2;
 };
 
-static const char usage_text[] =
-	"usage: %s -h|-G -s FILE.d [-o OUTPUT] [-C] [-I DIR] [-D NAME[=VALUE]] "
+/* After "usage: PROG". */
+static const char usage_args[] =
+	" -h|-G -s FILE.d [-o OUTPUT] [-C] [-I DIR] [-D NAME[=VALUE]] "
 	"[-U NAME] [OBJECT...]\n";
 
 static void usage(const char *prog)
 {
-	fprintf(stderr, usage_text, prog);
-	fprintf(stderr, "Try `%s --help' for more information.\n", prog);
+	fputs("usage: ", stderr);
+	dg_put_safe(stderr, prog);
+	fputs(usage_args, stderr);
+	fputs("Try `", stderr);
+	dg_put_safe(stderr, prog);
+	fputs(" --help' for more information.\n", stderr);
 }
 
 static void help(const char *prog)
 {
-	printf(usage_text, prog);
+	fputs("usage: ", stdout);
+	dg_put_safe(stdout, prog);
+	fputs(usage_args, stdout);
 	printf("\n"
 	       "Generate the header (-h) or the semaphore object (-G) for the "
 	       "probes that\n"
@@ -139,13 +146,11 @@ static const char *value(char **argv, int *i, int argc)
 	return *i + 1 < argc ? argv[++*i] : NULL;
 }
 
-static int set_mode(struct options *o, enum mode m, const char *prog)
+static int set_mode(struct options *o, enum mode m, struct dg_diag *diag)
 {
 	if (o->mode != MODE_NONE && o->mode != m) {
-		fprintf(stderr,
-			"%s: error: -h and -G cannot be combined: run "
-			"once for each\n",
-			prog);
+		dg_error(diag, NULL,
+			 "-h and -G cannot be combined: run once for each");
 		return -1;
 	}
 	o->mode = m;
@@ -153,9 +158,10 @@ static int set_mode(struct options *o, enum mode m, const char *prog)
 }
 
 /* Returns 0 to go on, 1 to stop with success, -1 to fail. */
-static int parse_args(struct options *o, int argc, char **argv)
+static int parse_args(struct options *o, int argc, char **argv,
+		      struct dg_diag *diag)
 {
-	const char *prog = argv[0], *v, *a = NULL;
+	const char *prog = diag->prog, *v, *a = NULL;
 	int i, dashdash = 0, r;
 
 	for (i = 1; i < argc; i++) {
@@ -172,20 +178,19 @@ static int parse_args(struct options *o, int argc, char **argv)
 			printf("dtrace-gen (sdtkit) %s\n", PACKAGE_VERSION);
 			return 1;
 		} else if (!strcmp(a, "-h")) {
-			if (set_mode(o, MODE_HEADER, prog))
+			if (set_mode(o, MODE_HEADER, diag))
 				return -1;
 		} else if (!strcmp(a, "-G")) {
-			if (set_mode(o, MODE_OBJECT, prog))
+			if (set_mode(o, MODE_OBJECT, diag))
 				return -1;
 		} else if (a[1] == 's' || a[1] == 'o') {
 			v = value(argv, &i, argc);
 			if (!v)
 				goto missing;
 			if (a[1] == 's' && o->input) {
-				fprintf(stderr,
-					"%s: error: only one -s FILE "
-					"is read, and two were given\n",
-					prog);
+				dg_error(diag, NULL,
+					 "only one -s FILE is read, and two "
+					 "were given");
 				return -1;
 			}
 			*(a[1] == 's' ? &o->input : &o->output) = v;
@@ -208,32 +213,27 @@ static int parse_args(struct options *o, int argc, char **argv)
 			   !strcmp(a, "--no-pyparsing")) {
 			/* Nothing to keep, nothing to compile. */
 		} else if (!strcmp(a, "--types")) {
-			fprintf(stderr,
-				"%s: note: obsolete option --types "
-				"ignored\n",
-				prog);
+			dg_note(diag, NULL, "obsolete option --types ignored");
 		} else {
-			fprintf(stderr, "%s: error: unknown option `%s'\n",
-				prog, a);
+			dg_error(diag, NULL, "unknown option `%s'", a);
 			usage(prog);
 			return -1;
 		}
 	}
 	if (o->mode == MODE_NONE || !o->input) {
-		fprintf(stderr, "%s: error: %s\n", prog,
-			o->mode == MODE_NONE ? "say what to write: -h or -G"
-					     : "no input: give -s FILE.d");
+		dg_error(diag, NULL, "%s",
+			 o->mode == MODE_NONE ? "say what to write: -h or -G"
+					      : "no input: give -s FILE.d");
 		usage(prog);
 		return -1;
 	}
 	return 0;
 missing:
-	fprintf(stderr, "%s: error: option `%s' requires an argument\n", prog,
-		a);
+	dg_error(diag, NULL, "option `%s' requires an argument", a);
 	usage(prog);
 	return -1;
 nomem:
-	fprintf(stderr, "%s: error: out of memory\n", prog);
+	dg_error(diag, NULL, "out of memory");
 	return -1;
 }
 
@@ -429,7 +429,7 @@ int main(int argc, char **argv)
 	closed = dg_output_guard_std_fds();
 	if (argc > 0 && argv[0][0])
 		diag.prog = argv[0];
-	r = parse_args(&o, argc, argv);
+	r = parse_args(&o, argc, argv, &diag);
 	if (r) {
 		if (r > 0)
 			r = flush_stdout(&diag, closed & 2);

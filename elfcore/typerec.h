@@ -29,6 +29,13 @@
 #include "note.h"
 #include "target.h"
 
+/*
+ * The optional string after a record's arguments that marks it as written
+ * by a generated header: a fallback, used only where no record without
+ * the mark (one dtrace-gen -G made from the .d file) describes the probe.
+ */
+#define SDT_TYPES_FROM_HEADER "header"
+
 struct sdt_typerec {
 	const char *provider; /* as the stapsdt note names them */
 	const char *name;

@@ -107,8 +107,11 @@ static int verdict_problems(FILE *out, struct object *obj,
 	return bad;
 }
 
-/* --check: type records that were not used as they stand. */
-static void type_problems(FILE *out, const struct signature *sig)
+/*
+ * --check: type records that were not used as they stand. Records that
+ * disagree with no way to tell which is right fail the check.
+ */
+static int type_problems(FILE *out, const struct signature *sig)
 {
 	if (sig->unused)
 		fprintf(out,
@@ -116,10 +119,12 @@ static void type_problems(FILE *out, const struct signature *sig)
 			"spec %u: types not used\n",
 			sig->unused->nargs, sig->unused->nargs == 1 ? "" : "s",
 			sig->spec_nargs);
-	if (sig->rec && sig->rec->disagrees)
-		fputs("    warning: its type records disagree (objects built "
-		      "from different .d files?): the first is used\n",
-		      out);
+	if (!sig->rec || !sig->rec->disagrees)
+		return 0;
+	fputs("    warning: its type records disagree (objects built "
+	      "from different .d files?): the first is used\n",
+	      out);
+	return 1;
 }
 
 static int summary_probe(FILE *out, struct out *o, struct object *obj,
@@ -137,7 +142,7 @@ static int summary_probe(FILE *out, struct out *o, struct object *obj,
 	bad = site_problems(out, o, obj, g);
 	if (!o->o->check)
 		return bad;
-	type_problems(out, &sig);
+	bad |= type_problems(out, &sig);
 	return verdict_problems(out, obj, g) | bad;
 }
 

@@ -12,7 +12,10 @@
  *
  * Records are keyed by provider:name. Linking several objects repeats
  * them: the first is used, and a later one that disagrees is remembered
- * for --check to report. A malformed record is skipped with a warning; it
+ * for --check to report. A record a generated header wrote (marked so
+ * after its arguments) is only a fallback: any record -G made from the
+ * .d file wins over it, and a disagreement between the two is resolved
+ * that way, not reported. A malformed record is skipped with a warning; it
  * never costs the listing. A record whose count differs from the spec's
  * describes some other build of the probe and is not used.
  */
@@ -22,7 +25,7 @@
 #include <string.h>
 
 #include "sdt-list.h"
-#include "typerec.h"
+#include "typerec.h" /* SDT_TYPES_FROM_HEADER */
 
 static int parse_count(const char *text, unsigned *n)
 {
@@ -117,6 +120,13 @@ static int parse_record(const struct sdt_type_note *n, struct type_record *r,
 			r->argname[i] = "";
 		}
 	}
+	/* Later fields may follow; the first says who wrote the record. */
+	r->order_ = 0;
+	if (p < end) {
+		const char *from = sdt_note_take_str(&p, end);
+
+		r->order_ = from && !strcmp(from, SDT_TYPES_FROM_HEADER);
+	}
 	return 0;
 }
 
@@ -150,8 +160,13 @@ static int cmp_records(const void *a, const void *b)
 	return ra->order_ < rb->order_ ? -1 : ra->order_ > rb->order_;
 }
 
-/* Keep the first record per probe; flag it when a later one differs. */
-static void dedupe(struct type_table *tt)
+/*
+ * Keep the best record per probe: the first of those without the header's
+ * mark, else the first from a header (ORDER_ ranks them so, NOTES being
+ * the count of all). Flag it when another of its own rank differs; a
+ * header's record that differs from a -G one is stale and simply loses.
+ */
+static void dedupe(struct type_table *tt, size_t notes)
 {
 	size_t kept = 0;
 
@@ -159,7 +174,10 @@ static void dedupe(struct type_table *tt)
 		struct type_record *first = kept ? &tt->recs[kept - 1] : NULL;
 
 		if (first && !cmp_keys(first, &tt->recs[i])) {
-			first->disagrees |= !same_record(first, &tt->recs[i]);
+			if ((first->order_ >= notes) ==
+			    (tt->recs[i].order_ >= notes))
+				first->disagrees |=
+					!same_record(first, &tt->recs[i]);
 			continue;
 		}
 		tt->recs[kept++] = tt->recs[i];
@@ -212,11 +230,12 @@ int types_load(struct type_table *tt, const struct sdt_elf *f,
 				"' is not a C identifier: shown as arg%d\n",
 				bad);
 		}
-		r->order_ = i;
+		/* A header's record sorts after every other. */
+		r->order_ = r->order_ * f->ntype_notes + i;
 		tt->n++;
 	}
 	qsort(tt->recs, tt->n, sizeof(*tt->recs), cmp_records);
-	dedupe(tt);
+	dedupe(tt, f->ntype_notes);
 	return 0;
 }
 

@@ -90,6 +90,22 @@ printf '#if 0\nprovider a { probe x(); };\n#endif\n' >warn.d
 [ -s out ] && fail "something was printed on stdout: $(cat out)"
 grep -q "^warn.d:1:1: warning: \`#if' is not evaluated without -C" err ||
 	fail "no #if warning: $(cat err)"
+# Bytes a terminal acts on never reach it raw: in a message (a quoted
+# token, an option, a path) as \xNN, a backslash as \\, valid UTF-8 as it
+# is except C1 controls and bidirectional overrides; in the quoted line as
+# `?'.
+check 'provider a { probe "\033[31mred"(); };\n' \
+	"in$((n + 1)).d:1:20: error: expected probe name, found \`\"\\x1b[31mred\"'" \
+	"$(printf '%19s')^"
+grep -q '"?\[31mred"' err || fail "the quoted line: $(sed -n 2p err)"
+check 'provider a { probe x(int, "\302\233 \342\200\256 caf\303\251 \\\\"); };\n' \
+	"in$((n + 1)).d:1:27: error: unexpected \`\"\\xc2\\x9b \\xe2\\x80\\xae caf$(printf '\303\251') \\\\\\\\\"' in parameter 2 of probe \`x'"
+"$DG" -h "$(printf -- '-\033]0;x\007')" 2>err && fail "a bad option was accepted"
+expect_eq "a bad option" "error: unknown option \`-\\x1b]0;x\\x07'" \
+	"$(head -n 1 err | sed 's/^[^ ]*: //')"
+"$DG" -h -s "$(printf 'in\033[2J.d')" 2>err && fail "a missing input was accepted"
+expect_eq "a path" 'in\x1b[2J.d: error: cannot read it: No such file or directory' "$(cat err)"
+tr -d '\t\n -~' <err | grep -q . && fail "a control byte was printed raw"
 # SystemTap's dtrace lets the last probe of a block go without its `;':
 # a warning, not an error (but between two probes it stays an error, above).
 printf 'provider a {\n\tprobe x(int)\n}\n' >semi.d

@@ -16,7 +16,10 @@ DTRACE_GEN_TESTS = \
 	tests/dtrace-gen/sample.sh \
 	tests/dtrace-gen/fuzz.sh \
 	tests/dtrace-gen/memcheck.sh \
-	tests/dtrace-gen/typed.sh
+	tests/dtrace-gen/typed.sh \
+	tests/dtrace-gen/include-order.sh \
+	tests/dtrace-gen/edited.sh \
+	tests/dtrace-gen/size.sh
 TESTS += $(DTRACE_GEN_TESTS)
 EXTRA_DIST += $(DTRACE_GEN_TESTS) \
 	tests/dtrace-gen/lib.sh \

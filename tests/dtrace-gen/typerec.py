@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Print the typed-probe records of ELF files, one JSON list a line:
-[provider, probe, count, type1, name1, type2, name2, ...].
+[provider, probe, count, type1, name1, type2, name2, ...]; with --all
+first, also the fields after those (a generated header's mark).
 
 It reads the records the way docs/typed-probes.md describes them and uses
 nothing of sdtkit: `readelf -x .note.sdtkit' gives the raw bytes of every
@@ -46,14 +47,16 @@ def records(data, order, where):
             fields = desc[:-1].decode().split("\0")
             if len(fields) < 3 or not fields[2].isdigit() or \
                str(int(fields[2])) != fields[2] or \
-               len(fields) != 3 + 2 * int(fields[2]):
+               len(fields) < 3 + 2 * int(fields[2]):
                 sys.exit("%s: record at %#x has fields %r"
                          % (where, at, fields))
-            yield fields
+            # Later fields (a header's mark) only with --all.
+            yield fields if ALL else fields[:3 + 2 * int(fields[2])]
         at = end
 
 
-for path in sys.argv[1:]:
+ALL = sys.argv[1:2] == ["--all"]
+for path in sys.argv[1 + ALL:]:
     with open(path, "rb") as f:
         ident = f.read(6)
     if ident[:4] != b"\x7fELF" or ident[5] not in (1, 2):
