@@ -14,7 +14,8 @@
  *    validator accepts it, leniently (and flagged) where it does not;
  *  - consumers.c: how each tracer (libbpf, bcc/bpftrace, gdb, perf) would
  *    parse the same spec on the binary's architecture, so --check can say
- *    which of them reads every argument and why not;
+ *    which of them reads every argument and why not; one model per file,
+ *    consumer-libbpf.c, -bcc.c, -bpftrace.c, -gdb.c, -perf.c;
  *  - escape.c: names from the file shown safely on a terminal and in JSON;
  *  - proc.c: a live process's mappings, where each object is loaded and
  *    the current value of each semaphore;
