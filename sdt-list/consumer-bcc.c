@@ -276,7 +276,7 @@ static int bcc_regex_check(const struct bcc_rx *rx, const char *spec,
 				m = rx_match(rx->ops[i], s + n);
 		}
 		if (n <= 0 || m < 0)
-			return refuse(v, argn, "bcc cannot parse `%.40s'", s);
+			return refuse(v, argn, "bcc cannot parse `%s'", s);
 		if (labs(size) != 1 && labs(size) != 2 && labs(size) != 4 &&
 		    labs(size) != 8)
 			return refuse(v, argn,
@@ -319,7 +319,7 @@ int bcc_check(enum sdt_arch a, const char *spec, struct verdict *v)
 					  "architecture and uses its x86 one)"
 					: "";
 			return refuse(v, argn,
-				      "cannot parse argument %d at `%.20s'%s; "
+				      "cannot parse argument %d at `%s'%s; "
 				      "it and every later argument are lost",
 				      argn, spec + (-r), fallback);
 		}

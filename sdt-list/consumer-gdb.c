@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gdb 13 (stap-probe.c + per-architecture prefixes and registers): an
- * optional single-digit size, then one operand; any error and gdb shows
- * the probe with no arguments at all. It rejects %r8b..%r15b (its names
- * are r8l..r15l), hex constants and symbols. No riscv64 support.
+ * optional single-digit size, then one operand; at an error gdb keeps
+ * the arguments before the bad one and loses it and every later one. It rejects
+ * %r8b..%r15b (its names are r8l..r15l), hex constants and symbols. No riscv64
+ * support.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -274,42 +275,56 @@ static int gdb_s390_op(struct cur *c, char *why, size_t len)
 	return 1;
 }
 
+/*
+ * gdb parses a probe's arguments in order and keeps those it parsed before
+ * an error ($_probe_argc counts them; checked with gdb 13): the bad
+ * argument and every later one are lost.
+ */
+static int gdb_refuse(struct verdict *v, int argn, const char *arg, int len,
+		      const char *why)
+{
+	if (!argn)
+		return refuse(v, argn,
+			      ARGFMT ": %s; gdb shows the probe with no "
+				     "arguments",
+			      argn, len, arg, why);
+	return refuse(v, argn,
+		      ARGFMT ": %s; gdb reads only the %d argument%s before "
+			     "it",
+		      argn, len, arg, why, argn, argn == 1 ? "" : "s");
+}
+
 int gdb_check(enum sdt_arch a, const char *spec, struct verdict *v)
 {
 	size_t pos = 0, start, len;
 	int argn = 0;
 
+	if (*spec && (a == SDT_ARCH_RISCV64 || a == SDT_ARCH_UNKNOWN))
+		return refuse(v, -1,
+			      "gdb 13 cannot evaluate probe arguments on %s",
+			      sdt_arch_name(a));
 	while (sdt_arg_split(spec, &pos, &start, &len)) {
 		struct cur c = { spec + start, spec + start + len };
 		char why[160] = "";
 		int ok;
 
-		if (a == SDT_ARCH_RISCV64 || a == SDT_ARCH_UNKNOWN)
-			return refuse(
-				v, -1,
-				"gdb 13 cannot evaluate probe arguments on %s",
-				sdt_arch_name(a));
 		/* Only "N@" or "-N@", N one digit, is taken as a size. */
 		if ((len >= 3 && c.p[0] == '-' &&
 		     isdigit((unsigned char)c.p[1]) && c.p[2] == '@') ||
 		    (len >= 2 && isdigit((unsigned char)c.p[0]) &&
 		     c.p[1] == '@')) {
 			char d = c.p[0] == '-' ? c.p[1] : c.p[0];
-			if (d != '1' && d != '2' && d != '4' && d != '8')
-				return refuse(
-					v, -1,
-					ARGFMT
-					": unrecognized size `%c'; gdb "
-					"shows the probe with no arguments",
-					argn, (int)len, spec + start, d);
+			if (d != '1' && d != '2' && d != '4' && d != '8') {
+				snprintf(why, sizeof(why),
+					 "unrecognized size `%c'", d);
+				return gdb_refuse(v, argn, spec + start,
+						  (int)len, why);
+			}
 			c.p += c.p[0] == '-' ? 3 : 2;
 		} else if (len >= 2 && isdigit((unsigned char)c.p[0]) &&
 			   memchr(c.p, '@', len)) {
-			return refuse(v, -1,
-				      ARGFMT
-				      ": size not a single digit 1/2/4/8; gdb "
-				      "shows the probe with no arguments",
-				      argn, (int)len, spec + start);
+			return gdb_refuse(v, argn, spec + start, (int)len,
+					  "size not a single digit 1/2/4/8");
 		}
 		switch (a) {
 		case SDT_ARCH_X86_64:
@@ -334,11 +349,7 @@ int gdb_check(enum sdt_arch a, const char *spec, struct verdict *v)
 				 (int)(c.end - c.p), c.p);
 		}
 		if (!ok)
-			return refuse(
-				v, -1,
-				ARGFMT
-				": %s; gdb shows the probe with no arguments",
-				argn, (int)len, spec + start, why);
+			return gdb_refuse(v, argn, spec + start, (int)len, why);
 		argn++;
 	}
 	return 0;

@@ -215,7 +215,7 @@ int libbpf_check(enum sdt_arch a, const char *spec, struct verdict *v)
 		f = libbpf_scan(forms, s, &sc);
 		if (!f)
 			return refuse(v, argn,
-				      "argument %d: unrecognized spec `%.40s'",
+				      "argument %d: unrecognized spec `%s'",
 				      argn, s);
 		if (!libbpf_arg_ok(a, f, &sc, argn, v))
 			return 0;

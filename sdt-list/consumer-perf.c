@@ -115,7 +115,7 @@ static int perf_aarch64_op(const char *op, char *why, size_t len)
 		if (op[0] == 'x' && numbered(op, "x", 0, 30, ""))
 			return 1;
 		snprintf(why, len,
-			 "the kernel knows no register %%%.40s: perf cannot "
+			 "the kernel knows no register %%%.8s: perf cannot "
 			 "add the event",
 			 op);
 		return 0;

@@ -79,7 +79,7 @@ enum consumer {
 struct verdict {
 	int ok;	 /* reads every argument */
 	int arg; /* first argument it cannot read (0-based), -1: whole probe */
-	char why[256];
+	char why[1024]; /* quotes the spec whole: specs run to ~500 bytes */
 };
 
 const char *consumer_name(enum consumer c);
