@@ -82,9 +82,16 @@ static int perf_x86_match(const char *op, char *reg, size_t len)
 	return *p == 0;
 }
 
-static int perf_x86_op(enum sdt_arch a, const char *op, char *why, size_t len)
+/*
+ * An x86 operand as perf's SDT cache records it: the register renamed to
+ * the kernel's name, and a memory operand's offset signed ("(%rax)" is
+ * "+0(%ax)", "8(%rsp)" is "+8(%sp)"). CONV may be NULL.
+ */
+static int perf_x86_op(enum sdt_arch a, const char *op, char *why, size_t len,
+		       char *conv, size_t convlen)
 {
 	char reg[32];
+	const char *pct = strchr(op, '%');
 
 	/* perf also skips registers of more than five letters. */
 	if (strchr(op, ',') || strchr(op, '$') ||
@@ -101,12 +108,24 @@ static int perf_x86_op(enum sdt_arch a, const char *op, char *why, size_t len)
 	if (numbered(reg, "r", 8, 15, "b") || numbered(reg, "r", 8, 15, "w") ||
 	    numbered(reg, "r", 8, 15, "d"))
 		reg[strlen(reg) - 1] = 0;
-	if (kernel_x86_reg(a, reg))
+	if (!kernel_x86_reg(a, reg)) {
+		snprintf(why, len,
+			 "the kernel knows no register %%%s: perf cannot add "
+			 "the event",
+			 reg);
+		return 0;
+	}
+	if (!conv)
 		return 1;
-	snprintf(why, len,
-		 "the kernel knows no register %%%s: perf cannot add the event",
-		 reg);
-	return 0;
+	if (!strchr(op, '('))
+		snprintf(conv, convlen, "%%%s", reg);
+	else
+		snprintf(conv, convlen, "%s%.*s%%%s)",
+			 op[0] == '('			 ? "+0"
+			 : isdigit((unsigned char)op[0]) ? "+"
+							 : "",
+			 (int)(pct - op), op, reg);
+	return 1;
 }
 
 static int perf_aarch64_op(const char *op, char *why, size_t len)
@@ -178,7 +197,7 @@ int perf_check(enum sdt_arch a, const char *spec, struct verdict *v)
 		switch (a) {
 		case SDT_ARCH_X86_64:
 		case SDT_ARCH_I386:
-			ok = perf_x86_op(a, op, why, sizeof(why));
+			ok = perf_x86_op(a, op, why, sizeof(why), NULL, 0);
 			break;
 		case SDT_ARCH_AARCH64:
 			ok = perf_aarch64_op(op, why, sizeof(why));
@@ -199,6 +218,67 @@ int perf_check(enum sdt_arch a, const char *spec, struct verdict *v)
 			refuse(v, argn, "argument %d (`%s'): %s", argn, item,
 			       why);
 		argn++;
+	}
+	return 0;
+}
+
+int perf_fetch_args(const struct sdt_target *t, const char *spec, char *buf,
+		    size_t len, char *why, size_t whylen)
+{
+	enum sdt_arch a = sdt_target_arch(t);
+	const char *s = spec;
+	size_t used = 0;
+	int argn = 0;
+
+	buf[0] = 0;
+	if (a != SDT_ARCH_X86_64 && a != SDT_ARCH_I386) {
+		snprintf(why, whylen,
+			 "sdt-list writes perf's fetch arguments for x86 only");
+		return -1;
+	}
+	while (*s) {
+		char item[256], conv[300], skip[160];
+		const char *op;
+		long size = 0;
+		size_t n;
+		int w;
+
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!*s)
+			break;
+		n = strcspn(s, " \t\n");
+		snprintf(item, sizeof(item), "%.*s", (int)n, s);
+		s += n;
+		argn++;
+		op = strchr(item, '@');
+		if (op) {
+			size = strtol(item, NULL, 10);
+			op++;
+		} else {
+			op = item;
+		}
+		if (!perf_x86_op(a, op, skip, sizeof(skip), conv,
+				 sizeof(conv))) {
+			if (strncmp(skip, "skipped", 7)) {
+				snprintf(why, whylen, "argument %d (`%s'): %s",
+					 argn - 1, item, skip);
+				return -1;
+			}
+			continue; /* perf leaves it out, keeping the number */
+		}
+		if (size)
+			w = snprintf(buf + used, len - used, "%sarg%d=%s:%c%ld",
+				     used ? " " : "", argn, conv,
+				     size < 0 ? 's' : 'u', labs(size) * 8);
+		else
+			w = snprintf(buf + used, len - used, "%sarg%d=%s",
+				     used ? " " : "", argn, conv);
+		if (w < 0 || (size_t)w >= len - used) {
+			snprintf(why, whylen, "its spec is too long");
+			return -1;
+		}
+		used += (size_t)w;
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/main.c \
 	sdt-list/object.c \
 	sdt-list/types.c \
+	sdt-list/signature.c \
 	sdt-list/summary.c \
 	sdt-list/verbose.c \
 	sdt-list/json.c \

@@ -10,6 +10,8 @@
  *    distinct argument spec;
  *  - types.c: the argument types and names dtrace-gen records in
  *    .note.sdtkit, else words from each spec's size and sign (`int32');
+ *  - signature.c: one signature right at every site of a probe (the
+ *    widest size, the sign all agree with, the arguments all have);
  *  - describe.c: each argument spec in words, strictly where the core's
  *    validator accepts it, leniently (and flagged) where it does not;
  *  - consumers.c: how each tracer (libbpf, bcc/bpftrace, gdb, perf) would
@@ -94,6 +96,16 @@ const char *consumer_arch(const struct sdt_target *t);
  */
 int consumer_check(enum consumer c, const struct sdt_target *t,
 		   const char *spec, struct verdict *v);
+
+/*
+ * The fetch arguments perf's SDT cache gives a site with SPEC on T
+ * ("arg1=%di:s32 arg2=+8(%sp):u64", arguments perf skips left out, their
+ * numbers kept), into BUF: what `perf probe' takes for an event at an
+ * address. 0, or -1 with the reason in WHY where perf could not add it or
+ * we cannot say (x86 only).
+ */
+int perf_fetch_args(const struct sdt_target *t, const char *spec, char *buf,
+		    size_t len, char *why, size_t whylen);
 
 /*
  * How many arguments bpftrace 0.17 lets a program read (arg0..argN-1) on
@@ -212,6 +224,7 @@ struct opts {
 	int headers; /* name each object (several inputs, or -p) */
 	char **patterns;
 	size_t npatterns;
+	size_t npids; /* -p given this many times */
 };
 
 /* Sites of one provider:name: sites[first .. first + count). */
@@ -248,7 +261,7 @@ struct object {
 struct out {
 	const struct opts *o;
 	int json_first;
-	int started; /* --bpftrace, --perf: the header is out */
+	struct script *script; /* --bpftrace, --perf: written at the end */
 	int status;
 	FILE *f;
 };
@@ -307,6 +320,23 @@ void put_addr(FILE *out, const struct sdt_sym_ref *ref, uint64_t addr);
  */
 void put_object_heading(FILE *out, const struct object *obj);
 
+/* --- signature.c --- */
+
+/* One signature right at every site of a probe, and what differed. */
+struct group_sig {
+	struct signature sig; /* the common arguments, widest, signs agreed */
+	unsigned min_nargs, max_nargs; /* argument counts over the sites */
+	unsigned size_differs;	       /* bit N: argument N's size differs */
+	unsigned sign_differs; /* bit N: its sign differs (shown signed) */
+	unsigned unsigned8;    /* bit N: some site has it unsigned 8 bytes */
+};
+
+void group_signature(const struct object *obj, const struct group *g,
+		     struct group_sig *gs);
+
+/* S is a C identifier (ASCII): safe in a tracer's program as written. */
+int arg_name_is_identifier(const char *s);
+
 /* --- the outputs --- */
 
 void summary_object(struct out *o, struct object *obj);
@@ -314,5 +344,17 @@ void verbose_object(struct out *o, struct object *obj);
 void json_object(struct out *o, struct object *obj);
 void bpftrace_object(struct out *o, struct object *obj);
 void perf_object(struct out *o, struct object *obj);
+
+/*
+ * --bpftrace, --perf: the header (how to run it depends on every object)
+ * and what the objects wrote. 0, or -ENOMEM.
+ */
+int script_end(struct out *o);
+
+/*
+ * The sites of G record different fields for perf: `perf probe -a
+ * sdt_PROV:NAME' stops at "File exists" after the first site.
+ */
+int perf_sites_differ(const struct object *obj, const struct group *g);
 
 #endif
