@@ -23,7 +23,9 @@
  * one `perf probe' per probe creates the event to record. perf puts every
  * site of a probe under one event, which the kernel allows only while the
  * sites record the same fields; where they differ, each site becomes its
- * own event at its file offset, with the fields perf would have recorded.
+ * own event at its file offset, with the fields perf would have recorded
+ * (through tracefs where the probe has a semaphore, which perf probe
+ * cannot give an event at an address).
  * The cleanup line deletes exactly the events the commands made.
  */
 #include <elf.h>
@@ -494,34 +496,83 @@ static void perf_add_event(struct script *sc, const char *provider,
 	sc->nproviders++;
 }
 
+/* Where perf's own commands cannot take a site: the kernel's interface. */
+static const char uprobe_events[] = "/sys/kernel/tracing/uprobe_events";
+
+/*
+ * One site as its own event. perf probe places an event at a file offset
+ * but has no way to give it a semaphore; tracefs does (OFF(SEMA_OFF)), and
+ * perf records such an event like its own.
+ */
+static void perf_site_event(FILE *out, const char *path, const char *provider,
+			    const char *event, const struct site *s,
+			    const char *args, int sema)
+{
+	char line[4096 + 2048];
+
+	if (!sema) {
+		fputs("perf probe -x ", out);
+		put_shell_word(out, path);
+		fprintf(out, " -a 'sdt_%s:%s=0x%llx%s%s'\n", provider, event,
+			(unsigned long long)s->off, *args ? " " : "", args);
+		return;
+	}
+	snprintf(line, sizeof(line), "p:sdt_%s/%s %s:0x%llx(0x%llx)%s%s",
+		 provider, event, path, (unsigned long long)s->off,
+		 (unsigned long long)s->sema_off, *args ? " " : "", args);
+	fputs("echo ", out);
+	put_shell_word(out, line);
+	fprintf(out, " >>%s\n", uprobe_events);
+}
+
+/* Why one site cannot be an event of its own, or NULL. */
+static const char *site_problem(const struct site *s, const char *path,
+				int sema)
+{
+	if (!s->has_off)
+		return "no file offset for its address";
+	if (sema && !s->has_sema_off)
+		return "no file offset for its semaphore";
+	if (sema && strpbrk(path, " \t"))
+		return "tracefs cannot name a path holding a space";
+	return NULL;
+}
+
 /* One event per site, at its file offset: sites that perf cannot merge. */
 static void perf_each_site(struct script *sc, const struct object *obj,
 			   const struct group *g, const char *path)
 {
 	FILE *out = sc->body;
 	const struct sdt_probe *p = group_probe(obj, g);
+	int sema = has_semaphore(p);
 	unsigned made = 0;
 
 	fputs("# ", out);
 	put_probe_name(out, p);
-	fputs(": its sites record different fields, which one event cannot "
-	      "hold (perf probe -a sdt_PROVIDER:NAME stops at \"File "
-	      "exists\"): one event per site\n",
-	      out);
+	fprintf(out,
+		": its sites record different fields, which one event cannot "
+		"hold (perf probe -a sdt_PROVIDER:NAME stops at \"File "
+		"exists\"): one event per site%s\n",
+		sema ? ", through tracefs, which can raise its semaphore" : "");
 	for (size_t i = 0; i < g->count; i++) {
 		const struct sdt_probe *q =
 			&obj->f->probes[obj->sites[g->first + i]];
 		char args[1024], why[256], event[300];
+		const char *problem;
 		struct site s;
 
 		site_facts(obj, q, &s);
-		if (!s.in_code || s.outside || !s.has_off)
+		if (!s.in_code || s.outside)
 			continue;
-		if (perf_fetch_args(&obj->f->target, q->note.args, args,
-				    sizeof(args), why, sizeof(why)) < 0) {
+		problem = site_problem(&s, path, sema);
+		if (!problem &&
+		    perf_fetch_args(&obj->f->target, q->note.args, args,
+				    sizeof(args), why, sizeof(why)) < 0)
+			problem = why;
+		if (problem) {
 			fprintf(out, "# site at 0x%llx: left out: ",
 				(unsigned long long)s.addr);
-			put_text(out, why);
+			put_text(out, problem);
 			fputc('\n', out);
 			continue;
 		}
@@ -531,11 +582,8 @@ static void perf_each_site(struct script *sc, const struct object *obj,
 		else
 			snprintf(event, sizeof(event), "%s", p->note.name);
 		made++;
-		fputs("perf probe -x ", out);
-		put_shell_word(out, path);
-		fprintf(out, " -a 'sdt_%s:%s=0x%llx%s%s'\n", p->note.provider,
-			event, (unsigned long long)s.off, *args ? " " : "",
-			args);
+		perf_site_event(out, path, p->note.provider, event, &s, args,
+				sema);
 		perf_add_event(sc, p->note.provider, event);
 	}
 }
@@ -573,17 +621,13 @@ static void perf_probe(struct script *sc, struct object *obj,
 		perf_add_event(sc, p->note.provider, p->note.name);
 		return;
 	}
-	if (has_semaphore(p) || (a != SDT_ARCH_X86_64 && a != SDT_ARCH_I386)) {
+	if (a != SDT_ARCH_X86_64 && a != SDT_ARCH_I386) {
 		fprintf(out,
 			"# %s:%s: left out: its sites record different "
 			"fields, which one event cannot hold (perf probe -a "
-			"stops at \"File exists\"), and %s\n",
-			p->note.provider, p->note.name,
-			has_semaphore(p)
-				? "an event per site, at an address, cannot "
-				  "raise its semaphore"
-				: "sdt-list writes events per site for x86 "
-				  "only");
+			"stops at \"File exists\"), and sdt-list writes "
+			"events per site for x86 only\n",
+			p->note.provider, p->note.name);
 		return;
 	}
 	perf_each_site(sc, obj, g, path);

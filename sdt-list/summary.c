@@ -109,34 +109,25 @@ static int verdict_problems(FILE *out, struct object *obj,
 
 /*
  * --check: sites that record different fields for perf, which then keeps
- * only the first; --perf makes an event per site where it can. Returns 1
- * when sites are lost.
+ * only the first; --perf makes an event per site on x86. Returns 1 when
+ * sites are lost.
  */
 static int perf_split(FILE *out, const struct object *obj,
 		      const struct group *g)
 {
-	const struct sdt_probe *p = group_probe(obj, g);
 	enum sdt_arch a = sdt_target_arch(&obj->f->target);
-	int sema = p->note.semaphore || p->sema_ref.symbol;
+	int lost = a != SDT_ARCH_X86_64 && a != SDT_ARCH_I386;
 
 	if (g->count < 2 || !perf_sites_differ(obj, g))
 		return 0;
-	fputs(sema || (a != SDT_ARCH_X86_64 && a != SDT_ARCH_I386)
-		      ? "    NO perf: "
-		      : "    perf: ",
-	      out);
+	fputs(lost ? "    NO perf: " : "    perf: ", out);
 	fputs("its sites record different fields: perf probe -a keeps only "
 	      "the first (\"File exists\")",
 	      out);
-	if (sema)
-		fputs("; an event per site cannot raise its semaphore: the "
-		      "others are lost\n",
-		      out);
-	else if (a != SDT_ARCH_X86_64 && a != SDT_ARCH_I386)
-		fputs("; the others are lost\n", out);
-	else
-		fputs("; sdt-list --perf makes an event per site\n", out);
-	return sema || (a != SDT_ARCH_X86_64 && a != SDT_ARCH_I386);
+	fputs(lost ? "; the others are lost\n"
+		   : "; sdt-list --perf makes an event per site\n",
+	      out);
+	return lost;
 }
 
 /* --check: type records that were not used as they stand. */

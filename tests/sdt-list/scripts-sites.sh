@@ -9,7 +9,8 @@
 #    another (5000000000 must not be cut to 32 bits), signed at one and
 #    unsigned at another, one argument at one site and two at another
 #    (bpftrace aborts reading one a site lacks); perf cannot put such sites
-#    under one event, so --perf makes one per site;
+#    under one event, so --perf makes one per site (through tracefs for
+#    a probe with a semaphore, which perf probe cannot give such an event);
 #  - a double by its type record (raw bits, with a comment), an argument
 #    name that is no C identifier (argN), a path holding `:' and one
 #    holding U+202E (left out with a comment, nothing raw printed);
@@ -42,8 +43,10 @@ __attribute__((noinline)) void sign_u(unsigned char x) { DTRACE_PROBE1(sites, si
 __attribute__((noinline)) void sign_s(int x) { DTRACE_PROBE1(sites, sign, x); }
 __attribute__((noinline)) void ratio(void) { DTRACE_PROBE1(sites, ratio, r); }
 __attribute__((noinline)) void named(int a, int b) { DTRACE_PROBE2(sites, named, a, b); }
+void fire_gated(void);
 void fire_all(void)
 {
+	fire_gated();
 	at_int(-7);
 	at_long(5000000000L);
 	one(1);
@@ -52,6 +55,21 @@ void fire_all(void)
 	sign_s(-5);
 	ratio();
 	named(10, 20);
+}
+C
+# A probe with a semaphore whose sites differ (a file of its own, as
+# _SDT_HAS_SEMAPHORES gives every probe of a file one).
+cat >"$T/gated.c" <<'C'
+#define _SDT_HAS_SEMAPHORES 1
+#include <sys/sdt.h>
+__extension__ volatile unsigned short sites_gated_semaphore
+	__attribute__((used, section(".probes"))) = 0;
+__attribute__((noinline)) void g4(int x) { if (sites_gated_semaphore) DTRACE_PROBE1(sites, gated, x); }
+__attribute__((noinline)) void g8(long x) { if (sites_gated_semaphore) DTRACE_PROBE1(sites, gated, x); }
+void fire_gated(void)
+{
+	g4(-9);
+	g8(6000000000L);
 }
 C
 cat >"$T/main.c" <<'C'
@@ -76,7 +94,7 @@ int main(int argc, char **argv)
 C
 lib=$T/lib++dir/libsites.so
 mkdir -p "$T/lib++dir"
-$CC -O2 -fPIC -shared -I"$top_srcdir/include" -o "$lib" "$T/sites.c" ||
+$CC -O2 -fPIC -shared -I"$top_srcdir/include" -o "$lib" "$T/sites.c" "$T/gated.c" ||
 	fail "cannot build the library"
 $CC -O2 -o "$T/main" "$T/main.c" -L"$T/lib++dir" -lsites -Wl,-rpath,"$T/lib++dir" ||
 	fail "cannot build main"
@@ -127,7 +145,8 @@ wait $bt
 for want in 'sites:wide arg0=-7' 'sites:wide arg0=5000000000' \
 	'sites:count arg0=1' 'sites:count arg0=2' 'sites:sign arg0=200' \
 	'sites:sign arg0=-5' 'sites:ratio ratio=0x4004000000000000' \
-	'sites:named ok_name=10 arg1=20'; do
+	'sites:named ok_name=10 arg1=20' 'sites:gated arg0=-9' \
+	'sites:gated arg0=6000000000'; do
 	grep -qx -- "$want" "$T/lib.out" || fail "bpftrace did not print /$want/: $(sort -u "$T/lib.out")"
 done
 note "bpftrace on the shared object, by path: every value right at every site"
@@ -153,6 +172,8 @@ grep -q "^perf probe -x '$lib' -a 'sdt_sites:wide=0x[0-9a-f]* arg1=%di:s32'$" "$
 	fail "no per-site event: $(cat "$T/perf.sh")"
 grep -q "^perf probe -x '$lib' -a 'sdt_sites:wide_1=0x[0-9a-f]* arg1=%di:s64'$" "$T/perf.sh" ||
 	fail "no second per-site event: $(cat "$T/perf.sh")"
+grep -q "^echo 'p:sdt_sites/gated_1 $lib:0x[0-9a-f]*(0x[0-9a-f]*) arg1=%di:s64' >>/sys/kernel/tracing/uprobe_events$" \
+	"$T/perf.sh" || fail "no tracefs event with the semaphore: $(cat "$T/perf.sh")"
 # Someone else's event in the same group must survive our cleanup.
 perf probe -q -x "$lib" -a "sdt_sites:theirs=fire_all" >/dev/null 2>&1 ||
 	fail "cannot add an unrelated event"
@@ -162,7 +183,8 @@ perf record -q -o "$T/perf.data" -e 'sdt_sites:*' -- "$T/main" >/dev/null 2>&1 |
 perf script -i "$T/perf.data" >"$T/script.out" 2>/dev/null || fail "perf script"
 for want in 'sdt_sites:wide: .* arg1=-7$' 'sdt_sites:wide_1: .* arg1=5000000000$' \
 	'sdt_sites:count: .* arg1=1$' 'sdt_sites:count_1: .* arg1=2 arg2=3$' \
-	'sdt_sites:sign: .* arg1=200$' 'sdt_sites:sign_1: .* arg1=-5$'; do
+	'sdt_sites:sign: .* arg1=200$' 'sdt_sites:sign_1: .* arg1=-5$' \
+	'sdt_sites:gated: .* arg1=-9$' 'sdt_sites:gated_1: .* arg1=6000000000$'; do
 	grep -q -- "$want" "$T/script.out" || fail "perf did not record /$want/: $(cat "$T/script.out")"
 done
 rm_line=$(sed -n 's/^# remove the events: //p' "$T/perf.sh")
