@@ -238,7 +238,12 @@ static unsigned bt_comments(FILE *out, const struct object *obj,
 			"every site has are printed (bpftrace aborts reading "
 			"one a site lacks)\n",
 			gs->min_nargs, gs->max_nargs, gs->min_nargs);
-	if (shown < sig->spec_nargs)
+	if (shown + 1 == sig->spec_nargs)
+		fprintf(out,
+			"\t// bpftrace 0.17 reads only arg0-arg%u on %s: "
+			"argument %u is not printed\n",
+			shown - 1, sdt_target_name(&obj->f->target), shown);
+	else if (shown < sig->spec_nargs)
 		fprintf(out,
 			"\t// bpftrace 0.17 reads only arg0-arg%u on %s: "
 			"arguments %u-%u are not printed\n",
@@ -381,13 +386,16 @@ void bpftrace_object(struct out *o, struct object *obj)
 
 static void bt_header(FILE *out, const struct out *o, const struct script *sc)
 {
+	static const char attached[] = "attached: start the program";
+	int begin = !o->o->npids && sc->libraries;
+	size_t probes = sc->sites + begin;
 	char env[128] = "";
 
-	/* bpftrace counts each site as a probe and a program. */
-	if (sc->sites > 512)
+	/* bpftrace counts each site, and BEGIN, as a probe and a program. */
+	if (probes > 512)
 		snprintf(env, sizeof(env),
 			 "BPFTRACE_MAX_PROBES=%zu BPFTRACE_MAX_BPF_PROGS=%zu ",
-			 sc->sites, sc->sites);
+			 probes, probes);
 	fputs("#!/usr/bin/env bpftrace\n// Written by sdt-list --bpftrace.\n",
 	      out);
 	if (o->o->npids == 1)
@@ -401,25 +409,28 @@ static void bt_header(FILE *out, const struct out *o, const struct script *sc)
 	else if (sc->libraries)
 		fprintf(out,
 			"// Run: %sbpftrace THIS-FILE, then start the program "
-			"once it prints \"Attaching\" (bpftrace -c finds no "
-			"probe in a shared object), or %sbpftrace THIS-FILE "
-			"-p PID once process PID has loaded it\n",
-			env, env);
+			"once it prints \"%s\" (bpftrace -c finds no probe "
+			"in a shared object), or %sbpftrace THIS-FILE -p PID "
+			"once process PID has loaded it\n",
+			env, attached, env);
 	else
 		fprintf(out,
 			"// Run: %sbpftrace THIS-FILE -c 'PROGRAM ARGS' (or "
 			"-p PID)\n",
 			env);
-	if (sc->sites > 512)
+	if (probes > 512)
 		fprintf(out,
-			"// %zu probe sites: over bpftrace's default limit "
-			"of 512 probes and programs, hence the variables\n",
-			sc->sites);
+			"// %zu probes: over bpftrace's default limit of 512 "
+			"probes and programs, hence the variables\n",
+			probes);
 	if (sc->strings)
 		fputs("// An empty str() may be a string in a page the "
 		      "program has not touched yet: BPF cannot fault pages "
 		      "in.\n",
 		      out);
+	/* bpftrace says "Attaching" before it attaches; BEGIN runs after. */
+	if (begin)
+		fprintf(out, "\nBEGIN\n{\n\tprintf(\"%s\\n\");\n}\n", attached);
 }
 
 /* ------------------------------------------------------------------ */

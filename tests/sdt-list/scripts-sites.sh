@@ -115,7 +115,7 @@ note "listing: one signature per probe, differences said"
 
 # --bpftrace on the shared object: quoted path, run by path.
 "$SDT_LIST" --bpftrace "$lib" >"$T/lib.bt" || fail "--bpftrace on the library"
-grep -q '^// Run: bpftrace THIS-FILE, then start the program' "$T/lib.bt" ||
+grep -q '^// Run: bpftrace THIS-FILE, then start the program once it prints "attached: start the program"' "$T/lib.bt" ||
 	fail "run line not for a shared object: $(head -5 "$T/lib.bt")"
 grep -qx "usdt:\"$lib\":sites:wide" "$T/lib.bt" || fail "path not quoted: $(cat "$T/lib.bt")"
 grep -q '// its sites have 1 to 2 arguments: only the 1 every site has are printed' \
@@ -133,7 +133,7 @@ bpftrace "$T/lib.bt" >"$T/lib.out" 2>&1 &
 bt=$!
 PIDS="$PIDS $bt"
 i=0
-until grep -qs '^Attaching' "$T/lib.out"; do
+until grep -qs '^attached: start the program$' "$T/lib.out"; do
 	i=$((i + 1))
 	[ $i -lt 300 ] || fail "bpftrace did not attach: $(cat "$T/lib.out")"
 	sleep 0.1
