@@ -31,6 +31,7 @@
 #include <elf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sdt-list.h"
 
@@ -44,10 +45,12 @@ struct script {
 	size_t events_len;
 	char **providers; /* perf: the event groups, for perf record */
 	size_t nproviders;
-	size_t sites;	/* bpftrace: the sites it attaches to, one by one */
-	int libraries;	/* files that are shared objects: no -c */
-	int strings;	/* some printf reads a string with str() */
-	int first_pid;	/* -p: the first process seen */
+	size_t sites;	   /* bpftrace: the sites it attaches to, one by one */
+	int libraries;	   /* files that are shared objects: no -c */
+	int strings;	   /* some printf reads a string with str() */
+	int first_pid;	   /* -p: the first process seen */
+	struct stat *seen; /* several -p: the files written, by dev:inode */
+	size_t nseen;
 	int bad_memory; /* a buffer could not grow */
 };
 
@@ -166,6 +169,38 @@ static void note_pid(struct script *sc, const struct object *obj)
 {
 	if (obj->proc && !sc->first_pid)
 		sc->first_pid = obj->proc->pid;
+}
+
+/*
+ * With several -p, processes share files (a library, the same program):
+ * tracers attach by file, so a second block or event for one would trace
+ * every hit twice, and perf would refuse the event as existing. Returns 1
+ * when OBJ's file was written already.
+ */
+static int seen_before(struct script *sc, const struct out *o,
+		       const struct object *obj)
+{
+	char path[4096 + 64];
+	struct stat st, *grown;
+
+	if (!obj->proc || o->o->npids < 2)
+		return 0;
+	attach_path(obj, 1, path, sizeof(path));
+	if (stat(path, &st) < 0)
+		return 0;
+	for (size_t i = 0; i < sc->nseen; i++) {
+		if (sc->seen[i].st_dev == st.st_dev &&
+		    sc->seen[i].st_ino == st.st_ino)
+			return 1;
+	}
+	grown = realloc(sc->seen, (sc->nseen + 1) * sizeof(*grown));
+	if (!grown) {
+		sc->bad_memory = 1;
+		return 0;
+	}
+	sc->seen = grown;
+	sc->seen[sc->nseen++] = st;
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -350,10 +385,17 @@ void bpftrace_object(struct out *o, struct object *obj)
 		return;
 	}
 	out = sc->body;
+	note_pid(sc, obj);
 	/* -p: only the objects that have a probe to trace. */
 	if (obj->proc && !wanted_groups(o, obj))
 		return;
-	note_pid(sc, obj);
+	if (seen_before(sc, o, obj)) {
+		fputs("\n// ", out);
+		put_text(out, obj->name);
+		fprintf(out, " of pid %d: the same file as above\n",
+			obj->proc->pid);
+		return;
+	}
 	if (relocatable(out, obj, "\n//"))
 		return;
 	/* With one -p, bpftrace resolves paths in that process itself. */
@@ -655,9 +697,16 @@ void perf_object(struct out *o, struct object *obj)
 		return;
 	}
 	out = sc->body;
+	note_pid(sc, obj);
 	if (obj->proc && !wanted_groups(o, obj))
 		return;
-	note_pid(sc, obj);
+	if (seen_before(sc, o, obj)) {
+		fputs("# ", out);
+		put_text(out, obj->name);
+		fprintf(out, " of pid %d: the same file as above\n",
+			obj->proc->pid);
+		return;
+	}
 	if (relocatable(out, obj, "#"))
 		return;
 	attach_path(obj, 1, path, sizeof(path));
@@ -710,6 +759,9 @@ int script_end(struct out *o)
 		else
 			bt_header(o->f, o, sc);
 		fwrite(sc->body_buf, 1, sc->body_len, o->f);
+		if (!sc->body_len)
+			fprintf(o->f, "%s no probe matches\n",
+				perf ? "#" : "\n//");
 		if (perf && sc->events_len)
 			fprintf(o->f, "# remove the events: perf probe%s\n",
 				sc->events_buf);
@@ -717,6 +769,7 @@ int script_end(struct out *o)
 	for (size_t i = 0; i < sc->nproviders; i++)
 		free(sc->providers[i]);
 	free(sc->providers);
+	free(sc->seen);
 	free(sc->body_buf);
 	free(sc->events_buf);
 	free(sc);

@@ -161,6 +161,18 @@ timeout -s INT 3 bpftrace "$T/pid.bt" -p "$hpid" >"$T/pid.out" 2>&1
 grep -qx 'sites:wide arg0=5000000000' "$T/pid.out" || fail "bpftrace -p: $(sort -u "$T/pid.out")"
 note "bpftrace -p: only the object with probes, values right"
 
+# Two processes sharing the library: one block for the file, by a path
+# that holds from any mount namespace, and no -p in the run line.
+start_host "$T/host2.out" "$T/main" 600 ready
+hpid2=$HOST_PID
+"$SDT_LIST" --bpftrace -p "$hpid" -p "$hpid2" 'sites:wide' >"$T/two.bt" || fail "--bpftrace -p -p"
+expect_eq "blocks for a shared file" 1 "$(grep -c '^usdt:' "$T/two.bt")"
+grep -qx "usdt:\"/proc/$hpid/root$lib\":sites:wide" "$T/two.bt" || fail "two -p: $(cat "$T/two.bt")"
+grep -qx "// $lib of pid $hpid2: the same file as above" "$T/two.bt" || fail "two -p: $(cat "$T/two.bt")"
+grep -q '^// Run: bpftrace THIS-FILE (attached by path' "$T/two.bt" || fail "two -p run line: $(cat "$T/two.bt")"
+"$SDT_LIST" --bpftrace -p "$hpid" 'nomatch:*' >"$T/none.bt" || fail "--bpftrace -p, no match"
+grep -qx '// no probe matches' "$T/none.bt" || fail "no match: $(cat "$T/none.bt")"
+
 # --perf: an event per site where the fields differ; the commands run.
 need_cmd perf
 PERF=$(command -v perf)
