@@ -641,6 +641,34 @@ static void perf_each_site(struct script *sc, const struct object *obj,
 	}
 }
 
+/*
+ * perf's verdict on every site of G: 1 when perf cannot add the event (a
+ * register the kernel does not know, a size that empties its cache), the
+ * reason in V; else 0, V holding the first field it skips, if any.
+ */
+static int perf_refuses(const struct object *obj, const struct group *g,
+			struct verdict *v)
+{
+	struct verdict first = { .ok = 1, .arg = -1 };
+	const char *last = NULL;
+
+	for (size_t i = 0; i < g->count; i++) {
+		const char *spec =
+			obj->f->probes[obj->sites[g->first + i]].note.args;
+
+		if (last && !strcmp(spec, last))
+			continue;
+		last = spec;
+		if (consumer_check(CONSUMER_PERF, &obj->f->target, spec, v) ||
+		    (!v->ok && !strstr(v->why, "skipped: not recorded")))
+			return 1;
+		if (!v->ok && first.ok)
+			first = *v;
+	}
+	*v = first;
+	return 0;
+}
+
 static void perf_probe(struct script *sc, struct object *obj,
 		       const struct group *g, const char *path)
 {
@@ -661,7 +689,13 @@ static void perf_probe(struct script *sc, struct object *obj,
 			p->note.name, all_stale);
 		return;
 	}
-	consumer_check(CONSUMER_PERF, &obj->f->target, p->note.args, &v);
+	if (perf_refuses(obj, g, &v)) {
+		fprintf(out, "# %s:%s: left out: ", p->note.provider,
+			p->note.name);
+		put_text(out, v.why);
+		fputc('\n', out);
+		return;
+	}
 	if (!v.ok) {
 		fprintf(out, "# %s:%s: ", p->note.provider, p->note.name);
 		put_text(out, v.why);

@@ -206,6 +206,14 @@ left=$(grep '^p:sdt_sites/' "$TRACEFS/uprobe_events" | sed 's/ .*//')
 expect_eq "events left after the cleanup" "p:sdt_sites/theirs" "$left"
 note "perf: an event per site, every value, and a cleanup of our events only"
 
+# A probe perf cannot add (the kernel knows no %xmm0): a comment, no
+# command that would fail.
+build_probes ours "$T/odd" -DODD_SPECS
+"$SDT_LIST" --perf "$T/odd" 'odd:*' >"$T/odd.sh" || fail "--perf odd"
+grep -q "^# odd:xmm: left out: argument 0 (\`8@%xmm0'): the kernel knows no register %xmm0" "$T/odd.sh" ||
+	fail "odd:xmm not left out: $(cat "$T/odd.sh")"
+if grep -q 'sdt_odd:xmm' "$T/odd.sh"; then fail "a perf command for odd:xmm"; fi
+
 # --perf -p: the object through /proc/PID/root, nothing for libc.
 "$SDT_LIST" --perf -p "$hpid" 'sites:*' >"$T/pperf.sh" || fail "--perf -p"
 expect_eq "objects written by --perf -p" 1 "$(grep -c '^perf buildid-cache' "$T/pperf.sh")"
