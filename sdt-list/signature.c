@@ -55,6 +55,15 @@ static void merge_arg(struct group_sig *gs, unsigned i, const struct sig_arg *b)
 	a->is_float |= b->is_float;
 }
 
+/* A record's `double' is no integer, whatever the spec's size says. */
+static void mark_floats(struct signature *sig)
+{
+	if (!sig->rec)
+		return;
+	for (unsigned a = 0; a < sig->nargs; a++)
+		sig->args[a].is_float |= is_float_type(sig->args[a].type);
+}
+
 static void note_unsigned8(struct group_sig *gs, const struct signature *s)
 {
 	for (unsigned i = 0; i < s->nargs; i++) {
@@ -66,10 +75,19 @@ static void note_unsigned8(struct group_sig *gs, const struct signature *s)
 void group_signature(const struct object *obj, const struct group *g,
 		     struct group_sig *gs)
 {
-	const struct type_record *rec = NULL;
+	const struct type_record *rec;
 
-	memset(gs, 0, sizeof(*gs));
-	for (size_t i = 0; i < g->count; i++) {
+	/* The first site straight into place: most probes have one. */
+	probe_signature(&obj->types, group_probe(obj, g), &gs->sig);
+	gs->min_nargs = gs->max_nargs = gs->sig.spec_nargs;
+	gs->size_differs = gs->sign_differs = gs->unsigned8 = 0;
+	note_unsigned8(gs, &gs->sig);
+	rec = gs->sig.rec ? gs->sig.rec : gs->sig.unused;
+	if (g->count == 1) {
+		mark_floats(&gs->sig);
+		return;
+	}
+	for (size_t i = 1; i < g->count; i++) {
 		const struct sdt_probe *p =
 			&obj->f->probes[obj->sites[g->first + i]];
 		struct signature s;
@@ -78,11 +96,6 @@ void group_signature(const struct object *obj, const struct group *g,
 		if (!rec)
 			rec = s.rec ? s.rec : s.unused;
 		note_unsigned8(gs, &s);
-		if (!i) {
-			gs->sig = s;
-			gs->min_nargs = gs->max_nargs = s.spec_nargs;
-			continue;
-		}
 		if (s.spec_nargs < gs->min_nargs)
 			gs->min_nargs = s.spec_nargs;
 		if (s.spec_nargs > gs->max_nargs)
@@ -99,10 +112,8 @@ void group_signature(const struct object *obj, const struct group *g,
 	for (unsigned a = 0; a < gs->sig.nargs; a++) {
 		struct sig_arg *x = &gs->sig.args[a];
 
-		if (gs->sig.rec) {
-			x->is_float |= is_float_type(x->type);
-			continue;
-		}
+		if (gs->sig.rec)
+			break;
 		if (!x->is_float)
 			x->type = int_word(x->size, x->is_signed);
 		x->name = "";
@@ -112,6 +123,7 @@ void group_signature(const struct object *obj, const struct group *g,
 		gs->sig.unused = NULL;
 	else if (rec && gs->min_nargs != gs->max_nargs)
 		gs->sig.unused = rec;
+	mark_floats(&gs->sig);
 }
 
 int arg_name_is_identifier(const char *s)
