@@ -10,7 +10,10 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/summary.c \
 	sdt-list/verbose.c \
 	sdt-list/json.c \
+	sdt-list/scripts.h \
 	sdt-list/scripts.c \
+	sdt-list/script-bpftrace.c \
+	sdt-list/script-perf.c \
 	sdt-list/escape.c \
 	sdt-list/describe.c \
 	sdt-list/consumers.h \

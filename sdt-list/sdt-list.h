@@ -22,7 +22,8 @@
  *  - proc.c: a live process's mappings, where each object is loaded and
  *    the current value of each semaphore;
  *  - summary.c (one line per probe, the default), verbose.c (-v: every
- *    site), json.c (--json), scripts.c (--bpftrace, --perf): the outputs.
+ *    site), json.c (--json), scripts.c with script-bpftrace.c and
+ *    script-perf.c (--bpftrace, --perf): the outputs.
  * main.c holds the command line and walks the files and processes.
  */
 #ifndef SDT_LIST_H
