@@ -108,6 +108,12 @@ uint64_t sdt_probe_addr(const struct sdt_elf *f, const struct sdt_probe *p);
 int sdt_elf_addr_to_offset(const struct sdt_elf *f, uint64_t addr,
 			   uint64_t *off);
 
+/*
+ * 1 when F is a program one runs (ET_EXEC, or ET_DYN with a PT_INTERP: a
+ * PIE), 0 for a shared object or anything else.
+ */
+int sdt_elf_is_program(const struct sdt_elf *f);
+
 /* Name of the allocated section that contains ADDR, or NULL. */
 const char *sdt_elf_section_at(const struct sdt_elf *f, uint64_t addr);
 

@@ -780,6 +780,24 @@ int sdt_elf_addr_to_offset(const struct sdt_elf *f, uint64_t addr,
 	return -ENOENT;
 }
 
+int sdt_elf_is_program(const struct sdt_elf *f)
+{
+	size_t n;
+
+	if (f->type == ET_EXEC)
+		return 1;
+	if (f->type != ET_DYN || !f->elf_ || elf_getphdrnum(f->elf_, &n) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(f->elf_, (int)i, &ph) &&
+		    ph.p_type == PT_INTERP)
+			return 1;
+	}
+	return 0;
+}
+
 static const struct sdt_elf_section *section_at(const struct sdt_elf *f,
 						uint64_t addr)
 {

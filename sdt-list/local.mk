@@ -6,13 +6,23 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/main.c \
 	sdt-list/object.c \
 	sdt-list/types.c \
+	sdt-list/signature.c \
 	sdt-list/summary.c \
 	sdt-list/verbose.c \
 	sdt-list/json.c \
+	sdt-list/scripts.h \
 	sdt-list/scripts.c \
+	sdt-list/script-bpftrace.c \
+	sdt-list/script-perf.c \
 	sdt-list/escape.c \
 	sdt-list/describe.c \
+	sdt-list/consumers.h \
 	sdt-list/consumers.c \
+	sdt-list/consumer-libbpf.c \
+	sdt-list/consumer-bcc.c \
+	sdt-list/consumer-bpftrace.c \
+	sdt-list/consumer-gdb.c \
+	sdt-list/consumer-perf.c \
 	sdt-list/proc.c
 sdt_list_sdt_list_LDADD = elfcore/libsdtcore.la
 dist_man_MANS += sdt-list/sdt-list.1

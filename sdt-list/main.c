@@ -318,6 +318,7 @@ static int parse_args(int argc, char **argv, struct opts *opt,
 		return EXIT_INPUT;
 	}
 	opt->headers = in->nfiles + in->npids > 1 || in->npids;
+	opt->npids = in->npids;
 	return -1;
 }
 
@@ -346,6 +347,10 @@ int main(int argc, char **argv)
 		list_pid(&o, in.pids[i]);
 	if (opt.format == FMT_JSON)
 		fputs("\n]\n", stdout);
+	if (script_end(&o) < 0) {
+		fputs("sdt-list: out of memory\n", stderr);
+		o.status = EXIT_INPUT;
+	}
 	r = o.status;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "sdt-list: writing the listing: %s\n",

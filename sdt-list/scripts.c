@@ -1,35 +1,52 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sdt-list --bpftrace and --perf: ready-to-run tracing of the listed
- * probes.
+ * probes. script-bpftrace.c writes the bpftrace program, script-perf.c
+ * the perf commands; this file holds what both need.
  *
- * Writing a bpftrace program for a probe means knowing the attach path
- * (for a libstapsdt provider in a live process, a /proc/PID/fd/N path, as
- * its memfd has no name on disk), every argument's size and sign (for the
- * printf format), which arguments are strings (the type record knows; the
- * spec does not), and the tracer's limits. We know all of that, so we
- * write the program: one block per probe, one printf naming each argument.
- * Where bpftrace cannot follow (arguments past its limit, floats, a spec
- * its parser refuses, a name its grammar cannot spell) a comment says so
- * instead of a program that fails to load.
- *
- * --perf writes the perf commands for the same probes: perf finds SDT
- * probes through its build-id cache, so the binary is added first, then
- * one `perf probe' per probe creates the event to record.
+ * How to run the result depends on every object: bpftrace -c finds no
+ * probe in a shared object, more than 512 sites need its limits raised,
+ * perf record names every event group. So the objects write into a buffer
+ * and script_end() puts the header, with the run line right for all of
+ * them, before it.
  */
 #include <elf.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-#include "sdt-list.h"
+#include "scripts.h"
+
+struct script *script_of(struct out *o)
+{
+	struct script *sc = o->script;
+
+	if (sc)
+		return sc;
+	sc = calloc(1, sizeof(*sc));
+	if (!sc)
+		return NULL;
+	sc->body = open_memstream(&sc->body_buf, &sc->body_len);
+	sc->events = open_memstream(&sc->events_buf, &sc->events_len);
+	if (!sc->body || !sc->events) {
+		if (sc->body)
+			fclose(sc->body);
+		free(sc->body_buf);
+		free(sc);
+		return NULL;
+	}
+	o->script = sc;
+	return sc;
+}
 
 /* Bytes that may stand in a name unquoted (ASCII, never locale-bent). */
 static int word_char(char c, const char *extra)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_' || strchr(extra, c);
+	       (c >= '0' && c <= '9') || c == '_' || (c && strchr(extra, c));
 }
 
-static int all_word(const char *s, const char *extra)
+int all_word(const char *s, const char *extra)
 {
 	if (!*s)
 		return 0;
@@ -40,8 +57,18 @@ static int all_word(const char *s, const char *extra)
 	return 1;
 }
 
+/* Printable ASCII only: safe on a terminal as it stands. */
+int all_printable(const char *s)
+{
+	for (; *s; s++) {
+		if (*s < 0x20 || *s > 0x7e)
+			return 0;
+	}
+	return 1;
+}
+
 /* How many of the group's sites no tracer can attach to. */
-static size_t stale_sites(const struct object *obj, const struct group *g)
+size_t stale_sites(const struct object *obj, const struct group *g)
 {
 	size_t n = 0;
 
@@ -54,11 +81,11 @@ static size_t stale_sites(const struct object *obj, const struct group *g)
 	return n;
 }
 
-static const char all_stale[] = "every site is a stale note (in no executable "
-				"code): nothing to attach to";
+const char all_stale[] = "every site is a stale note (in no executable "
+			 "code): nothing to attach to";
 
 /* A relocatable object is no place to attach: say so instead. */
-static int relocatable(FILE *out, const struct object *obj, const char *lead)
+int relocatable(FILE *out, const struct object *obj, const char *lead)
 {
 	if (obj->f->type != ET_REL)
 		return 0;
@@ -69,257 +96,105 @@ static int relocatable(FILE *out, const struct object *obj, const char *lead)
 	return 1;
 }
 
-static void put_probe_name(FILE *out, const struct sdt_probe *p)
+void put_probe_name(FILE *out, const struct sdt_probe *p)
 {
 	put_text(out, p->note.provider);
 	fputc(':', out);
 	put_text(out, p->note.name);
 }
 
-/* ------------------------------------------------------------------ */
-/* bpftrace                                                            */
-
-/* S inside a bpftrace string literal that is also a printf format. */
-static void put_bt_format_text(FILE *out, const char *s)
+size_t wanted_groups(const struct out *o, const struct object *obj)
 {
-	for (; *s; s++) {
-		if (*s == '%')
-			fputs("%%", out);
-		else if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else
-			fputc(*s, out);
-	}
+	size_t n = 0;
+
+	for (size_t g = 0; g < obj->ngroups; g++)
+		n += object_wanted(o->o,
+				   &group_probe(obj, &obj->groups[g])->note);
+	return n;
 }
 
-/* The attach path, quoted where bpftrace's grammar needs it. */
-static int put_bt_path(FILE *out, const char *path)
+/*
+ * The path a tracer opens for OBJ. For a process seen by -p, a path from
+ * its maps is one in its mount namespace: through /proc/PID/root it is
+ * the same file from ours (PROC_ROOT; bpftrace -p does that itself).
+ */
+void attach_path(const struct object *obj, int proc_root, char *buf, size_t len)
 {
-	if (all_word(path, "/.-+"))
-		fputs(path, out);
-	else if (!strpbrk(path, "\"\\\n"))
-		fprintf(out, "\"%s\"", path);
+	if (obj->proc && proc_root && strncmp(obj->attach, "/proc/", 6))
+		snprintf(buf, len, "/proc/%d/root%s", obj->proc->pid,
+			 obj->attach);
 	else
-		return -1;
+		snprintf(buf, len, "%s", obj->attach);
+}
+
+void note_pid(struct script *sc, const struct object *obj)
+{
+	if (obj->proc && !sc->first_pid)
+		sc->first_pid = obj->proc->pid;
+}
+
+/*
+ * With several -p, processes share files (a library, the same program):
+ * tracers attach by file, so a second block or event for one would trace
+ * every hit twice, and perf would refuse the event as existing. Returns 1
+ * when OBJ's file was written already.
+ */
+int seen_before(struct script *sc, const struct out *o,
+		const struct object *obj)
+{
+	char path[4096 + 64];
+	struct stat st, *grown;
+
+	if (!obj->proc || o->o->npids < 2)
+		return 0;
+	attach_path(obj, 1, path, sizeof(path));
+	if (stat(path, &st) < 0)
+		return 0;
+	for (size_t i = 0; i < sc->nseen; i++) {
+		if (sc->seen[i].st_dev == st.st_dev &&
+		    sc->seen[i].st_ino == st.st_ino)
+			return 1;
+	}
+	grown = realloc(sc->seen, (sc->nseen + 1) * sizeof(*grown));
+	if (!grown) {
+		sc->bad_memory = 1;
+		return 0;
+	}
+	sc->seen = grown;
+	sc->seen[sc->nseen++] = st;
 	return 0;
 }
 
-static const char *bt_format(const struct sig_arg *a)
+int script_end(struct out *o)
 {
-	if (a->is_string)
-		return "%s";
-	if (a->is_pointer)
-		return "0x%lx";
-	if (a->size == 8 || !a->size)
-		return a->is_signed ? "%ld" : "%lu";
-	return a->is_signed ? "%d" : "%u";
-}
+	struct script *sc = o->script;
+	int perf = o->o->format == FMT_PERF;
+	int r = 0;
 
-/* Why the probe cannot have a block, or NULL. */
-static const char *bt_refusal(const struct object *obj, const struct group *g,
-			      struct verdict *v)
-{
-	const struct sdt_probe *p = group_probe(obj, g);
-
-	if (!all_word(p->note.provider, "-.") || !all_word(p->note.name, "-."))
-		return "bpftrace's attach-point grammar cannot spell this name";
-	if (all_word(obj->attach, "/.-+") == 0 &&
-	    strpbrk(obj->attach, "\"\\\n"))
-		return "bpftrace's attach-point grammar cannot spell this path";
-	if (stale_sites(obj, g) == g->count)
-		return all_stale;
-	consumer_check(CONSUMER_BCC, &obj->f->target, p->note.args, v);
-	return v->ok ? NULL : v->why;
-}
-
-/* Comments for the arguments the printf leaves out. */
-static unsigned bt_limits(FILE *out, const struct object *obj,
-			  const struct signature *sig)
-{
-	unsigned max = bpftrace_max_args(&obj->f->target);
-	unsigned shown = max && sig->nargs > max ? max : sig->nargs;
-
-	if (shown < sig->spec_nargs)
-		fprintf(out,
-			"\t// bpftrace 0.17 reads only arg0-arg%u on %s: "
-			"arguments %u-%u are not printed\n",
-			shown - 1, sdt_target_name(&obj->f->target), shown,
-			sig->spec_nargs - 1);
-	for (unsigned i = 0; i < shown; i++) {
-		if (sig->args[i].is_float)
-			fprintf(out,
-				"\t// arg%u is floating-point: bpftrace cannot "
-				"read it, not printed\n",
-				i);
-	}
-	return shown;
-}
-
-static void bt_printf(FILE *out, const struct sdt_probe *p,
-		      const struct signature *sig, unsigned shown)
-{
-	fputs("\tprintf(\"", out);
-	put_bt_format_text(out, p->note.provider);
-	fputc(':', out);
-	put_bt_format_text(out, p->note.name);
-	for (unsigned i = 0; i < shown; i++) {
-		if (sig->args[i].is_float)
-			continue;
-		if (sig->args[i].name[0]) {
-			fputc(' ', out);
-			put_bt_format_text(out, sig->args[i].name);
-		} else {
-			fprintf(out, " arg%u", i);
-		}
-		fprintf(out, "=%s", bt_format(&sig->args[i]));
-	}
-	fputs("\\n\"", out);
-	for (unsigned i = 0; i < shown; i++) {
-		if (sig->args[i].is_float)
-			continue;
-		fprintf(out,
-			sig->args[i].is_string ? ", str(arg%u)" : ", arg%u", i);
-	}
-	fputs(");\n", out);
-}
-
-static void bt_probe(FILE *out, const struct object *obj, const struct group *g)
-{
-	const struct sdt_probe *p = group_probe(obj, g);
-	struct signature sig;
-	struct verdict v;
-	const char *why = bt_refusal(obj, g, &v);
-	size_t stale;
-	unsigned shown;
-
-	if (why) {
-		fputs("\n// ", out);
-		put_probe_name(out, p);
-		fputs(": left out: ", out);
-		put_text(out, why);
-		fputc('\n', out);
-		return;
-	}
-	probe_signature(&obj->types, p, &sig);
-	fputs("\nusdt:", out);
-	put_bt_path(out, obj->attach);
-	fprintf(out, ":%s:%s\n{\n", p->note.provider, p->note.name);
-	if ((stale = stale_sites(obj, g)))
-		fprintf(out,
-			"\t// %zu of its %zu sites are stale notes (in no "
-			"executable code): bpftrace warns of an invalid "
-			"address there\n",
-			stale, g->count);
-	shown = bt_limits(out, obj, &sig);
-	bt_printf(out, p, &sig, shown);
-	fputs("}\n", out);
-}
-
-/* Once per run: what wrote this and how to run it. */
-static void script_header(struct out *o, const struct object *obj, int bpftrace)
-{
-	const char *how = bpftrace
-				  ? "// Run: bpftrace THIS-FILE"
-				  : "# Run these, then: perf record -e 'sdt_*'";
-
-	if (o->started)
-		return;
-	o->started = 1;
-	if (bpftrace)
-		fputs("#!/usr/bin/env bpftrace\n", o->f);
-	fprintf(o->f, "%s Written by sdt-list --%s.\n%s", bpftrace ? "//" : "#",
-		bpftrace ? "bpftrace" : "perf", how);
-	if (obj->proc)
-		fprintf(o->f, " -p %d", obj->proc->pid);
-	else
-		fputs(bpftrace ? " -c 'PROGRAM ARGS' (or -p PID)"
-			       : " -- PROGRAM ARGS (or -p PID)",
-		      o->f);
-	fputs(bpftrace ? "\n" : "; perf script\n", o->f);
-}
-
-void bpftrace_object(struct out *o, struct object *obj)
-{
-	script_header(o, obj, 1);
-	if (relocatable(o->f, obj, "\n//"))
-		return;
-	fputs("\n// ", o->f);
-	put_text(o->f, obj->name);
-	if (strcmp(obj->name, obj->attach)) {
-		fputs(", attached as ", o->f);
-		put_text(o->f, obj->attach);
-	}
-	fputc('\n', o->f);
-	for (size_t g = 0; g < obj->ngroups; g++) {
-		if (object_wanted(o->o,
-				  &group_probe(obj, &obj->groups[g])->note))
-			bt_probe(o->f, obj, &obj->groups[g]);
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* perf                                                                */
-
-/* S for a POSIX shell, in single quotes. */
-static void put_shell_word(FILE *out, const char *s)
-{
-	fputc('\'', out);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", out);
+	if (!sc)
+		return 0;
+	if (fclose(sc->body) || fclose(sc->events) || sc->bad_memory)
+		r = -1;
+	if (!r) {
+		if (perf)
+			perf_header(o->f, o, sc);
 		else
-			fputc(*s, out);
+			bt_header(o->f, o, sc);
+		fwrite(sc->body_buf, 1, sc->body_len, o->f);
+		if (!sc->body_len)
+			fprintf(o->f, "%s no probe matches\n",
+				perf ? "#" : "\n//");
+		if (perf && sc->events_len)
+			fprintf(o->f, "# remove the events: perf probe%s\n",
+				sc->events_buf);
 	}
-	fputc('\'', out);
-}
-
-static void perf_probe(FILE *out, struct object *obj, const struct group *g)
-{
-	const struct sdt_probe *p = group_probe(obj, g);
-	struct verdict v;
-
-	/* perf names the event sdt_PROVIDER:NAME: a C-like word each. */
-	if (!all_word(p->note.provider, "") || !all_word(p->note.name, "")) {
-		fputs("# ", out);
-		put_probe_name(out, p);
-		fputs(": left out: perf cannot name an event after it\n", out);
-		return;
-	}
-	if (stale_sites(obj, g) == g->count) {
-		fputs("# ", out);
-		put_probe_name(out, p);
-		fprintf(out, ": left out: %s\n", all_stale);
-		return;
-	}
-	consumer_check(CONSUMER_PERF, &obj->f->target, p->note.args, &v);
-	if (!v.ok) {
-		fputs("# ", out);
-		put_probe_name(out, p);
-		fputs(": ", out);
-		put_text(out, v.why);
-		fputc('\n', out);
-	}
-	fputs("perf probe -x ", out);
-	put_shell_word(out, obj->attach);
-	fprintf(out, " -a sdt_%s:%s\n", p->note.provider, p->note.name);
-}
-
-void perf_object(struct out *o, struct object *obj)
-{
-	FILE *out = o->f;
-
-	script_header(o, obj, 0);
-	if (relocatable(out, obj, "#"))
-		return;
-	fputs("# ", out);
-	put_text(out, obj->name);
-	fputs("\nperf buildid-cache --add ", out);
-	put_shell_word(out, obj->attach);
-	fputc('\n', out);
-	for (size_t g = 0; g < obj->ngroups; g++) {
-		if (object_wanted(o->o,
-				  &group_probe(obj, &obj->groups[g])->note))
-			perf_probe(out, obj, &obj->groups[g]);
-	}
-	fputs("# remove the events: perf probe -d 'sdt_*'\n", out);
+	for (size_t i = 0; i < sc->nproviders; i++)
+		free(sc->providers[i]);
+	free(sc->providers);
+	free(sc->seen);
+	free(sc->body_buf);
+	free(sc->events_buf);
+	free(sc);
+	o->script = NULL;
+	return r;
 }

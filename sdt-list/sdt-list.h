@@ -10,16 +10,20 @@
  *    distinct argument spec;
  *  - types.c: the argument types and names dtrace-gen records in
  *    .note.sdtkit, else words from each spec's size and sign (`int32');
+ *  - signature.c: one signature right at every site of a probe (the
+ *    widest size, the sign all agree with, the arguments all have);
  *  - describe.c: each argument spec in words, strictly where the core's
  *    validator accepts it, leniently (and flagged) where it does not;
  *  - consumers.c: how each tracer (libbpf, bcc/bpftrace, gdb, perf) would
  *    parse the same spec on the binary's architecture, so --check can say
- *    which of them reads every argument and why not;
+ *    which of them reads every argument and why not; one model per file,
+ *    consumer-libbpf.c, -bcc.c, -bpftrace.c, -gdb.c, -perf.c;
  *  - escape.c: names from the file shown safely on a terminal and in JSON;
  *  - proc.c: a live process's mappings, where each object is loaded and
  *    the current value of each semaphore;
  *  - summary.c (one line per probe, the default), verbose.c (-v: every
- *    site), json.c (--json), scripts.c (--bpftrace, --perf): the outputs.
+ *    site), json.c (--json), scripts.c with script-bpftrace.c and
+ *    script-perf.c (--bpftrace, --perf): the outputs.
  * main.c holds the command line and walks the files and processes.
  */
 #ifndef SDT_LIST_H
@@ -78,7 +82,7 @@ enum consumer {
 struct verdict {
 	int ok;	 /* reads every argument */
 	int arg; /* first argument it cannot read (0-based), -1: whole probe */
-	char why[256];
+	char why[1024]; /* quotes the spec whole: specs run to ~500 bytes */
 };
 
 const char *consumer_name(enum consumer c);
@@ -93,6 +97,16 @@ const char *consumer_arch(const struct sdt_target *t);
  */
 int consumer_check(enum consumer c, const struct sdt_target *t,
 		   const char *spec, struct verdict *v);
+
+/*
+ * The fetch arguments perf's SDT cache gives a site with SPEC on T
+ * ("arg1=%di:s32 arg2=+8(%sp):u64", arguments perf skips left out, their
+ * numbers kept), into BUF: what `perf probe' takes for an event at an
+ * address. 0, or -1 with the reason in WHY where perf could not add it or
+ * we cannot say (x86 only).
+ */
+int perf_fetch_args(const struct sdt_target *t, const char *spec, char *buf,
+		    size_t len, char *why, size_t whylen);
 
 /*
  * How many arguments bpftrace 0.17 lets a program read (arg0..argN-1) on
@@ -213,6 +227,7 @@ struct opts {
 	int headers; /* name each object (several inputs, or -p) */
 	char **patterns;
 	size_t npatterns;
+	size_t npids; /* -p given this many times */
 };
 
 /* Sites of one provider:name: sites[first .. first + count). */
@@ -249,7 +264,7 @@ struct object {
 struct out {
 	const struct opts *o;
 	int json_first;
-	int started; /* --bpftrace, --perf: the header is out */
+	struct script *script; /* --bpftrace, --perf: written at the end */
 	int status;
 	FILE *f;
 };
@@ -308,6 +323,23 @@ void put_addr(FILE *out, const struct sdt_sym_ref *ref, uint64_t addr);
  */
 void put_object_heading(FILE *out, const struct object *obj);
 
+/* --- signature.c --- */
+
+/* One signature right at every site of a probe, and what differed. */
+struct group_sig {
+	struct signature sig; /* the common arguments, widest, signs agreed */
+	unsigned min_nargs, max_nargs; /* argument counts over the sites */
+	unsigned size_differs;	       /* bit N: argument N's size differs */
+	unsigned sign_differs; /* bit N: its sign differs (shown signed) */
+	unsigned unsigned8;    /* bit N: some site has it unsigned 8 bytes */
+};
+
+void group_signature(const struct object *obj, const struct group *g,
+		     struct group_sig *gs);
+
+/* S is a C identifier (ASCII): safe in a tracer's program as written. */
+int arg_name_is_identifier(const char *s);
+
 /* --- the outputs --- */
 
 void summary_object(struct out *o, struct object *obj);
@@ -315,5 +347,17 @@ void verbose_object(struct out *o, struct object *obj);
 void json_object(struct out *o, struct object *obj);
 void bpftrace_object(struct out *o, struct object *obj);
 void perf_object(struct out *o, struct object *obj);
+
+/*
+ * --bpftrace, --perf: the header (how to run it depends on every object)
+ * and what the objects wrote. 0, or -ENOMEM.
+ */
+int script_end(struct out *o);
+
+/*
+ * The sites of G record different fields for perf: `perf probe -a
+ * sdt_PROV:NAME' stops at "File exists" after the first site.
+ */
+int perf_sites_differ(const struct object *obj, const struct group *g);
 
 #endif

@@ -108,6 +108,29 @@ static int verdict_problems(FILE *out, struct object *obj,
 }
 
 /*
+  * --check: sites that record different fields for perf, which then keeps
+  * only the first; --perf makes an event per site on x86. Returns 1 when
+  * sites are lost.
+  */
+static int perf_split(FILE *out, const struct object *obj,
+		      const struct group *g)
+{
+	enum sdt_arch a = sdt_target_arch(&obj->f->target);
+	int lost = a != SDT_ARCH_X86_64 && a != SDT_ARCH_I386;
+
+	if (g->count < 2 || !perf_sites_differ(obj, g))
+		return 0;
+	fputs(lost ? "    NO perf: " : "    perf: ", out);
+	fputs("its sites record different fields: perf probe -a keeps only "
+	      "the first (\"File exists\")",
+	      out);
+	fputs(lost ? "; the others are lost\n"
+		   : "; sdt-list --perf makes an event per site\n",
+	      out);
+	return lost;
+}
+
+/*
  * --check: type records that were not used as they stand. Records that
  * disagree with no way to tell which is right fail the check.
  */
@@ -127,22 +150,66 @@ static int type_problems(FILE *out, const struct signature *sig)
 	return 1;
 }
 
+/* A list of argument numbers: "arg0, arg2". */
+static void put_arg_list(FILE *out, unsigned bits)
+{
+	const char *sep = "";
+
+	for (unsigned i = 0; i < SDT_MAX_ARGS; i++) {
+		if (bits & (1u << i)) {
+			fprintf(out, "%sarg%u", sep, i);
+			sep = ", ";
+		}
+	}
+}
+
+/*
+ * Where the sites disagree, one line: the signature shown is the one right
+ * at all of them.
+ */
+static void sites_differ(FILE *out, const struct group_sig *gs)
+{
+	const char *sep = "    sites differ: ";
+
+	if (gs->min_nargs != gs->max_nargs) {
+		fprintf(out, "%s%u to %u arguments, only the %u all have shown",
+			sep, gs->min_nargs, gs->max_nargs, gs->min_nargs);
+		sep = "; ";
+	}
+	if (gs->size_differs) {
+		fputs(sep, out);
+		put_arg_list(out, gs->size_differs);
+		fputs(" in size, shown as the widest", out);
+		sep = "; ";
+	}
+	if (gs->sign_differs) {
+		fputs(sep, out);
+		put_arg_list(out, gs->sign_differs);
+		fputs(" in sign, shown as signed", out);
+		sep = "; ";
+	}
+	if (*sep == ';')
+		fputc('\n', out);
+}
+
 static int summary_probe(FILE *out, struct out *o, struct object *obj,
 			 const struct group *g)
 {
 	const struct sdt_probe *p = group_probe(obj, g);
-	struct signature sig;
+	struct group_sig gs;
 	int bad;
 
-	probe_signature(&obj->types, p, &sig);
-	put_signature(out, p, &sig);
+	group_signature(obj, g, &gs);
+	put_signature(out, p, &gs.sig);
 	fprintf(out, "  %zu site%s", g->count, g->count == 1 ? "" : "s");
 	put_semaphore(out, obj, p);
 	fputc('\n', out);
+	sites_differ(out, &gs);
 	bad = site_problems(out, o, obj, g);
 	if (!o->o->check)
 		return bad;
-	bad |= type_problems(out, &sig);
+	bad |= type_problems(out, &gs.sig);
+	bad |= perf_split(out, obj, g);
 	return verdict_problems(out, obj, g) | bad;
 }
 

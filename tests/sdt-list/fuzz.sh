@@ -21,7 +21,7 @@ core=$(sed -n '/^elfcore_libsdtcore_la_SOURCES *=/,/[^\\]$/p' "$s/elfcore/local.
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I"$s/elfcore" -I"$s/sdt-list" -o "$T/fuzz" \
 	"$s/tests/sdt-list/fuzz-notes.c" "$s/sdt-list/describe.c" \
-	"$s/sdt-list/consumers.c" "$s/sdt-list/types.c" "$s/sdt-list/escape.c" \
+	"$s"/sdt-list/consumer*.c "$s/sdt-list/types.c" "$s/sdt-list/escape.c" \
 	$core -lelf >"$T/build.log" 2>&1 || {
 	cat "$T/build.log"
 	fail "cannot build the fuzzer"

@@ -21,6 +21,7 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/objects.sh \
 	tests/sdt-list/typed.sh \
 	tests/sdt-list/scripts.sh \
+	tests/sdt-list/scripts-sites.sh \
 	tests/sdt-list/filters.sh \
 	tests/sdt-list/fuzz.sh
 TESTS += $(SDT_LIST_TESTS)

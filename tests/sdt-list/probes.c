@@ -54,6 +54,7 @@ __attribute__((noinline)) static void fire(int i, long l, double d)
 	__asm__ __volatile__(STAP_PROBE_ASM(odd, seg, 8@%fs:0));
 	__asm__ __volatile__(STAP_PROBE_ASM(odd, twoargs, -4@%edi 8@%rsi));
 	__asm__ __volatile__(STAP_PROBE_ASM(odd, sym, -4@gi(%rip)));
+	__asm__ __volatile__(STAP_PROBE_ASM(odd, later, -4@%edi 4@$0x10));
 #endif
 #ifdef ODD_SIZE16
 	__asm__ __volatile__(STAP_PROBE_ASM(odd, s16, 16@%rax));

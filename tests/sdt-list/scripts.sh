@@ -51,7 +51,7 @@ fi
 start_host "$T/host.out" "$HOST"
 hpid=$HOST_PID
 "$SDT_LIST" --bpftrace -p "$hpid" 'sdtlist:*' >"$T/pid.bt" || fail "--bpftrace -p failed"
-grep -q "^usdt:/proc/$hpid/fd/[0-9]*:sdtlist:tick$" "$T/pid.bt" ||
+grep -q "^usdt:\"/proc/$hpid/fd/[0-9]*\":sdtlist:tick$" "$T/pid.bt" ||
 	fail "no /proc/PID/fd attach path: $(cat "$T/pid.bt")"
 timeout -s INT 4 bpftrace -p "$hpid" "$T/pid.bt" >"$T/bt.out" 2>&1
 vals=$(sed -n 's/^sdtlist:tick arg0=\([0-9]*\)$/\1/p' "$T/bt.out")

@@ -62,7 +62,9 @@ grep -q '^sdtlist_shop:order__start(uint64, int32, uint64)  1 site$' "$T/out" ||
 grep -q "^sdt-list: warning: $T/damaged: .note.sdtkit is damaged" "$T/err" ||
 	fail "no warning for damaged type records: $(cat "$T/err")"
 
-# Ten thousand sites: one line per probe, nothing more.
+# Ten thousand sites: one line per probe, and one more for each whose
+# sites differ (p<N> records (int, long) at one site, (long, int) at the
+# other: shown as (int64, int64)).
 python3 - "$T/many.c" <<'PY'
 import sys
 with open(sys.argv[1], "w") as f:
@@ -76,6 +78,8 @@ with open(sys.argv[1], "w") as f:
 PY
 $CC -O1 -I"$top_srcdir/include" -o "$T/many" "$T/many.c" || fail "cannot build many.c"
 "$SDT_LIST" "$T/many" >"$T/out" || fail "listing many"
-expect_eq "10 000 sites, 5000 probes: lines" 5000 "$(wc -l <"$T/out")"
-grep -q '^many:p7(int32, int64)  2 sites$' "$T/out" || fail "many:p7: $(grep p7 "$T/out")"
+expect_eq "10 000 sites, 5000 probes: lines" 7500 "$(wc -l <"$T/out")"
+grep -q '^many:p7(int64, int64)  2 sites$' "$T/out" || fail "p7: $(grep -A1 '^many:p7(' "$T/out")"
+grep -A1 '^many:p7(' "$T/out" | grep -qx '    sites differ: arg0, arg1 in size, shown as the widest' ||
+	fail "p7's sites differ: $(grep -A1 '^many:p7(' "$T/out")"
 exit 0

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside --bpftrace and --perf: what scripts.c (the run, its header and
+ * the facts both outputs need) shares with script-bpftrace.c and
+ * script-perf.c. The rest of sdt-list sees bpftrace_object(),
+ * perf_object() and script_end() in sdt-list.h.
+ */
+#ifndef SDT_LIST_SCRIPTS_H
+#define SDT_LIST_SCRIPTS_H
+
+#include <sys/stat.h>
+
+#include "sdt-list.h"
+
+/* What the header needs from every object, and what they wrote. */
+struct script {
+	FILE *body; /* everything after the header */
+	char *body_buf;
+	size_t body_len;
+	FILE *events; /* perf: " -d 'sdt_P:N'" per event made */
+	char *events_buf;
+	size_t events_len;
+	char **providers; /* perf: the event groups, for perf record */
+	size_t nproviders;
+	size_t sites;	   /* bpftrace: the sites it attaches to, one by one */
+	int libraries;	   /* files that are shared objects: no -c */
+	int strings;	   /* some printf reads a string with str() */
+	int first_pid;	   /* -p: the first process seen */
+	struct stat *seen; /* several -p: the files written, by dev:inode */
+	size_t nseen;
+	int bad_memory; /* a buffer could not grow */
+};
+
+/* The run's script, made on first use; NULL when out of memory. */
+struct script *script_of(struct out *o);
+
+/* S is ASCII letters, digits, `_' and EXTRA only, and not empty. */
+int all_word(const char *s, const char *extra);
+
+/* Printable ASCII only: safe on a terminal as it stands. */
+int all_printable(const char *s);
+
+/* How many of the group's sites no tracer can attach to. */
+size_t stale_sites(const struct object *obj, const struct group *g);
+extern const char all_stale[];
+
+/* A relocatable object is no place to attach: say so (after LEAD). */
+int relocatable(FILE *out, const struct object *obj, const char *lead);
+
+/* PROVIDER:NAME, escaped. */
+void put_probe_name(FILE *out, const struct sdt_probe *p);
+
+/* How many of OBJ's probes the command line's globs select. */
+size_t wanted_groups(const struct out *o, const struct object *obj);
+
+/* The path a tracer opens for OBJ (PROC_ROOT: through /proc/PID/root). */
+void attach_path(const struct object *obj, int proc_root, char *buf,
+		 size_t len);
+
+/* Remember the first -p process, for the run line. */
+void note_pid(struct script *sc, const struct object *obj);
+
+/* Several -p: OBJ's file was written already. */
+int seen_before(struct script *sc, const struct out *o,
+		const struct object *obj);
+
+/* The headers, written by script_end() before the objects' text. */
+void bt_header(FILE *out, const struct out *o, const struct script *sc);
+void perf_header(FILE *out, const struct out *o, const struct script *sc);
+
+#endif
