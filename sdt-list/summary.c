@@ -108,10 +108,10 @@ static int verdict_problems(FILE *out, struct object *obj,
 }
 
 /*
-  * --check: sites that record different fields for perf, which then keeps
-  * only the first; --perf makes an event per site on x86. Returns 1 when
-  * sites are lost.
-  */
+ * --check: sites that record different fields for perf, which then keeps
+ * only the first; --perf makes an event per site on x86. Returns 1 when
+ * sites are lost.
+ */
 static int perf_split(FILE *out, const struct object *obj,
 		      const struct group *g)
 {
