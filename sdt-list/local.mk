@@ -13,6 +13,10 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/escape.c \
 	sdt-list/describe.c \
 	sdt-list/consumers.c \
-	sdt-list/proc.c
+	sdt-list/proc.c \
+	sdt-list/layout.c
 sdt_list_sdt_list_LDADD = elfcore/libsdtcore.la
+if HAVE_LIBDW
+sdt_list_sdt_list_LDADD += elfcore/libsdtdwarf.la
+endif
 dist_man_MANS += sdt-list/sdt-list.1

@@ -318,10 +318,12 @@ int main(int argc, char **argv)
 		goto out;
 	if (opt.format == FMT_JSON)
 		fputs("[", stdout);
+	layout_bt_begin(&o);
 	for (size_t i = 0; i < in.nfiles; i++)
 		list_file(&o, in.files[i]);
 	for (size_t i = 0; i < in.npids; i++)
 		list_pid(&o, in.pids[i]);
+	layout_bt_end(&o);
 	if (opt.format == FMT_JSON)
 		fputs("\n]\n", stdout);
 	r = o.status;

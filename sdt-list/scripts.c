@@ -212,6 +212,7 @@ static void bt_probe(FILE *out, const struct object *obj, const struct group *g)
 			stale, g->count);
 	shown = bt_limits(out, obj, &sig);
 	bt_printf(out, p, &sig, shown);
+	layout_bt_probe(out, obj, p, &sig, shown);
 	fputs("}\n", out);
 }
 
