@@ -30,9 +30,16 @@
 #include "layoutdw.h"
 #endif
 
+#ifdef HAVE_LIBDW
 #define HINT                                                                   \
 	"rebuild with -g, install the binary's -dbgsym (or -debuginfo) "       \
 	"package, or link the dtrace-gen -G object of objects built with -g"
+#else
+/* This build reads no DWARF: only a layout note can help. */
+#define HINT                                                                   \
+	"this sdt-list reads no DWARF (built without libdw): link the "        \
+	"dtrace-gen -G object of objects built with -g"
+#endif
 
 struct layout_entry {
 	char name[128];
