@@ -50,7 +50,7 @@ struct layout_entry {
 };
 
 struct layout_cache {
-	struct layout_entry *e;
+	struct layout_entry **e; /* each on its own: callers keep pointers */
 	size_t n;
 #ifdef HAVE_LIBDW
 	int dwarf_tried;
@@ -64,8 +64,10 @@ void layout_forget(struct object *obj)
 
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->n; i++)
-		sdt_layout_free(&c->e[i].l);
+	for (size_t i = 0; i < c->n; i++) {
+		sdt_layout_free(&c->e[i]->l);
+		free(c->e[i]);
+	}
 	free(c->e);
 #ifdef HAVE_LIBDW
 	sdt_dwarf_close(c->dw);
@@ -136,20 +138,21 @@ static struct layout_entry *lookup(const struct object *cobj, const char *name)
 {
 	struct object *obj = (struct object *)cobj;
 	struct layout_cache *c = obj->layouts_;
-	struct layout_entry *e;
+	struct layout_entry *e, **grown;
 
 	if (!c && !(c = obj->layouts_ = calloc(1, sizeof(*c))))
 		return NULL;
 	for (size_t i = 0; i < c->n; i++) {
-		if (!strcmp(c->e[i].name, name))
-			return &c->e[i];
+		if (!strcmp(c->e[i]->name, name))
+			return c->e[i];
 	}
-	e = realloc(c->e, (c->n + 1) * sizeof(*c->e));
-	if (!e)
+	grown = realloc(c->e, (c->n + 1) * sizeof(*c->e));
+	if (!grown)
 		return NULL;
-	c->e = e;
-	e = &c->e[c->n++];
-	memset(e, 0, sizeof(*e));
+	c->e = grown;
+	if (!(e = calloc(1, sizeof(*e))))
+		return NULL;
+	c->e[c->n++] = e;
 	e->no_dwarf = 1;
 	snprintf(e->name, sizeof(e->name), "%s", name);
 	from_note(obj, e);
@@ -765,19 +768,22 @@ static void print_field(FILE *out, struct bt_line *ln, const char *lead,
 static void comment_unprinted(FILE *out, const struct sdt_field *f,
 			      const char *argname, const char *path)
 {
-	if (f->kind == SDT_FK_FLOAT)
+	if (f->kind == SDT_FK_FLOAT) {
 		fprintf(out,
 			"\t// %s->%s is floating-point: bpftrace cannot "
 			"print it\n",
 			argname, path);
-	else if (f->kind == SDT_FK_OPAQUE && f->size)
-		fprintf(out, "\t// %s->%s (%s) is not printed\n", argname, path,
-			f->type);
-	else if (f->kind == SDT_FK_ARRAY && f->count > BT_MAX_ELEMS)
+	} else if (f->kind == SDT_FK_OPAQUE && f->size) {
+		/* The type is the file's text: escaped, it stays a comment. */
+		fprintf(out, "\t// %s->%s (", argname, path);
+		put_text(out, f->type);
+		fputs(") is not printed\n", out);
+	} else if (f->kind == SDT_FK_ARRAY && f->count > BT_MAX_ELEMS) {
 		fprintf(out,
 			"\t// %s->%s: only its first %d elements are "
 			"printed\n",
 			argname, path, BT_MAX_ELEMS);
+	}
 }
 
 static int safe_name(const char *s)
@@ -843,11 +849,12 @@ void layout_bt_probe(FILE *out, const struct object *obj,
 		if (!a->name[0])
 			snprintf(argname, sizeof(argname), "arg%u", i);
 		if (!l) {
+			fprintf(out, "\t// %s points at ", argname);
+			put_text(out, a->type);
 			fprintf(out,
-				"\t// %s points at %s: no layout found to "
-				"print its fields: ",
-				argname, a->type);
-			fprintf(out, "%s\n", missing);
+				": no layout found to print its fields: "
+				"%s\n",
+				missing);
 			continue;
 		}
 		if (!bt.active)
