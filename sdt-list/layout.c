@@ -383,7 +383,7 @@ static struct {
 	FILE *real, *body;
 	char *body_buf;
 	size_t body_len;
-	struct bt_decl *decls;
+	struct bt_decl **decls; /* each on its own: names are handed out */
 	size_t ndecls;
 	struct sdt_strbuf text; /* the declarations, in order */
 	int active;
@@ -438,8 +438,10 @@ void layout_bt_end(struct out *o)
 	}
 	fwrite(bt.body_buf + head, 1, bt.body_len - head, o->f);
 	free(bt.body_buf);
-	for (size_t i = 0; i < bt.ndecls; i++)
-		free(bt.decls[i].body);
+	for (size_t i = 0; i < bt.ndecls; i++) {
+		free(bt.decls[i]->body);
+		free(bt.decls[i]);
+	}
 	free(bt.decls);
 	sdt_strbuf_free(&bt.text);
 	memset(&bt, 0, sizeof(bt));
@@ -604,17 +606,17 @@ static const char *declare(const struct sdt_struct *s, char **names)
 {
 	char *body = struct_body(s, names);
 	char name[160], *text;
-	struct bt_decl *d;
+	struct bt_decl **grown, *d;
 	unsigned same_tag = 0;
 
 	if (!body)
 		return NULL;
 	snprintf(name, sizeof(name), "%s %s", s->kind, s->tag);
 	for (size_t i = 0; i < bt.ndecls; i++) {
-		const char *d = bt.decls[i].name;
+		const char *d = bt.decls[i]->name;
 		size_t n = strlen(name);
 
-		if (!strcmp(bt.decls[i].body, body) && !strncmp(d, name, n) &&
+		if (!strcmp(bt.decls[i]->body, body) && !strncmp(d, name, n) &&
 		    (!d[n] || d[n] == '_')) {
 			free(body);
 			return d;
@@ -627,23 +629,24 @@ static const char *declare(const struct sdt_struct *s, char **names)
 		else
 			snprintf(name, sizeof(name), "%s %s", s->kind, s->tag);
 		for (size_t i = 0; i < bt.ndecls; i++) {
-			if (!strcmp(bt.decls[i].name, name)) {
+			if (!strcmp(bt.decls[i]->name, name)) {
 				name[0] = '\0';
 				break;
 			}
 		}
 	} while (!name[0]);
-	d = realloc(bt.decls, (bt.ndecls + 1) * sizeof(*d));
+	grown = realloc(bt.decls, (bt.ndecls + 1) * sizeof(*grown));
+	if (grown)
+		bt.decls = grown;
 	text = malloc(strlen(name) + strlen(body) + 1);
-	if (!d || !text) {
+	d = malloc(sizeof(*d));
+	if (!grown || !text || !d) {
+		free(d);
 		free(text);
 		free(body);
-		if (d)
-			bt.decls = d;
 		return NULL;
 	}
-	bt.decls = d;
-	d = &bt.decls[bt.ndecls++];
+	bt.decls[bt.ndecls++] = d;
 	snprintf(d->name, sizeof(d->name), "%s", name);
 	d->body = body;
 	sprintf(text, "%s%s", name, body);

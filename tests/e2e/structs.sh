@@ -109,6 +109,13 @@ done
 run_bt linked
 expect_eq "the fields bpftrace printed (debug link)" \
 	"$(grep -v '^#' linked.want)" "$(grep '^so:[a-z]* [a-z]: ' linked.raw)"
+# Two binaries in one program: each struct declared once, ahead of both.
+"$SDT_LIST" --bpftrace with-note dwarf >two.bt || fail "sdt-list --bpftrace, two files"
+[ "$(grep -c '^struct order {' two.bt)" = 1 ] || fail "struct order declared twice: $(cat two.bt)"
+bpftrace_run two.bt -c "./dwarf two.want" >two.raw ||
+	fail "bpftrace ran the program for two files badly: $(cat two.raw)"
+expect_eq "the fields bpftrace printed (two files)" \
+	"$(grep -v '^#' two.want)" "$(grep '^so:[a-z]* [a-z]: ' two.raw)"
 # No layout: the probes trace as before, and the program says why.
 run_bt bare SDT_LIST_DEBUG_DIR=$T/nowhere
 grep -q "// o points at struct order \*: no layout found" bare.bt ||
