@@ -371,6 +371,27 @@ static uint64_t bit_position(struct walk *w, Dwarf_Die *m, uint64_t loc,
 	return loc * 8 + unit * 8 - from_msb - bits;
 }
 
+/*
+ * A member's byte offset: a constant, or in DWARF 2 the expression
+ * DW_OP_plus_uconst N. Union members have none: 0.
+ */
+static uint64_t member_location(Dwarf_Die *m)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word v;
+	Dwarf_Op *ops;
+	size_t n;
+
+	if (!dwarf_attr_integrate(m, DW_AT_data_member_location, &a))
+		return 0;
+	if (!dwarf_formudata(&a, &v))
+		return v;
+	if (!dwarf_getlocation(&a, &ops, &n) && n == 1 &&
+	    ops[0].atom == DW_OP_plus_uconst)
+		return ops[0].number;
+	return 0;
+}
+
 /* One member's strings: name, type, offset, size, kind, extra. */
 static void put_member(struct walk *w, Dwarf_Die *m, int depth)
 {
@@ -383,7 +404,7 @@ static void put_member(struct walk *w, Dwarf_Die *m, int depth)
 	int ok, has_t = !type_of(m, &t);
 
 	type_text(has_t ? &t : NULL, text, sizeof(text), 0);
-	loc = udata(m, DW_AT_data_member_location, &ok);
+	loc = member_location(m);
 	size = has_t ? type_size(&t) : 0;
 	bits = udata(m, DW_AT_bit_size, &ok);
 	if (!has_t || peel(&t, &p)) {
