@@ -18,7 +18,9 @@
  * may need one, so the program's probes are held in memory and the
  * definitions written ahead of them at the end (layout_bt_end()).
  */
+#ifdef HAVE_CONFIG_H
 #include "config.h" /* HAVE_LIBDW */
+#endif
 
 #include <errno.h>
 #include <stdlib.h>
