@@ -94,6 +94,36 @@ for cc in "$CC -gdwarf-2 -gstrict-dwarf" "$CC -gdwarf-4" "clang -g"; do
 		"$(layout_of other | sed 1d | norm)"
 done
 
+# A damaged layout note: a warning, and the listing goes on without it.
+objcopy --dump-section .note.sdtkit=notes with-note /dev/null || fail "objcopy --dump-section"
+python3 - notes <<'EOF' || fail "cannot damage the note"
+import sys
+p = sys.argv[1]
+b = open(p, "rb").read()
+old = b"customer\0char [16]\0" b"8\0" b"16\0"
+assert b.count(old) == 1
+open(p, "wb").write(b.replace(old, b"customer\0char [16]\0" b"8\0" b"99\0"))
+EOF
+objcopy --update-section .note.sdtkit=notes with-note damaged || fail "objcopy --update-section"
+"$SDT_LIST" -v damaged so:order >damaged.out 2>damaged.err ||
+	fail "sdt-list -v failed on a damaged layout note: $(cat damaged.err)"
+expect_eq "the warning" "sdt-list: warning: damaged: the layout of struct order in .note.sdtkit is ignored (a number is out of range)" \
+	"$(cat damaged.err)"
+grep -q "^  arg0 struct order \*o: no layout found" damaged.out ||
+	fail "a damaged layout was used: $(cat damaged.out)"
+
+# No invalid access or leak on any path, where valgrind is at hand.
+if command -v valgrind >/dev/null 2>&1; then
+	for args in "-v with-note" "-v dwarf" "-v linked" "--json with-note" \
+		"--bpftrace with-note dwarf bare" "-v damaged" "--json dwarf"; do
+		# shellcheck disable=SC2086
+		valgrind -q --error-exitcode=99 --leak-check=full \
+			--errors-for-leak-kinds=definite,indirect \
+			"$SDT_LIST" $args >/dev/null 2>vg.log ||
+			fail "valgrind: sdt-list $args: $(head -n 30 vg.log)"
+	done
+fi
+
 # --json: the layout, nested fields included.
 "$SDT_LIST" --json with-note so:ticket >ticket.json || fail "sdt-list --json"
 python3 - ticket.json <<'EOF' || fail "the JSON layout is wrong"
