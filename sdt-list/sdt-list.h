@@ -18,6 +18,8 @@
  *  - escape.c: names from the file shown safely on a terminal and in JSON;
  *  - proc.c: a live process's mappings, where each object is loaded and
  *    the current value of each semaphore;
+ *  - layout.c: the fields of the structs arguments point at, from a layout
+ *    note, DWARF or a debug file, for -v, --json and --bpftrace;
  *  - summary.c (one line per probe, the default), verbose.c (-v: every
  *    site), json.c (--json), scripts.c (--bpftrace, --perf): the outputs.
  * main.c holds the command line and walks the files and processes.
