@@ -14,7 +14,8 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/describe.c \
 	sdt-list/consumers.c \
 	sdt-list/proc.c \
-	sdt-list/layout.c
+	sdt-list/layout.c \
+	sdt-list/btstruct.c
 sdt_list_sdt_list_LDADD = elfcore/libsdtcore.la
 if HAVE_LIBDW
 sdt_list_sdt_list_LDADD += elfcore/libsdtdwarf.la

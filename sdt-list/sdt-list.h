@@ -19,7 +19,8 @@
  *  - proc.c: a live process's mappings, where each object is loaded and
  *    the current value of each semaphore;
  *  - layout.c: the fields of the structs arguments point at, from a layout
- *    note, DWARF or a debug file, for -v, --json and --bpftrace;
+ *    note, DWARF or a debug file, for -v and --json; btstruct.c declares
+ *    and prints them in the --bpftrace program;
  *  - summary.c (one line per probe, the default), verbose.c (-v: every
  *    site), json.c (--json), scripts.c (--bpftrace, --perf): the outputs.
  * main.c holds the command line and walks the files and processes.
@@ -309,7 +310,7 @@ void put_addr(FILE *out, const struct sdt_sym_ref *ref, uint64_t addr);
  */
 void put_object_heading(FILE *out, const struct object *obj);
 
-/* --- layout.c --- */
+/* --- layout.c, btstruct.c --- */
 
 /*
  * What argument A points at, when it is a pointer to a struct or union
