@@ -149,7 +149,7 @@ static void pad(struct sdt_strbuf *b, uint64_t *pos, uint64_t to, int bits,
 
 /* One member's declaration line into LINE. */
 static void member_decl(const struct sdt_field *f, const char *name,
-			char **names, char *line, size_t size)
+			const char *const *names, char *line, size_t size)
 {
 	if (f->bit_size) {
 		snprintf(line, size, "\t%s %s : %u;\n",
@@ -193,7 +193,7 @@ static void member_decl(const struct sdt_field *f, const char *name,
 }
 
 /* The body `{ ... };' of struct S, its nested ones named by NAMES. */
-static char *struct_body(const struct sdt_struct *s, char **names)
+static char *struct_body(const struct sdt_struct *s, const char *const *names)
 {
 	struct sdt_strbuf b = { 0 };
 	int is_union = !strcmp(s->kind, "union");
@@ -251,7 +251,7 @@ static char *struct_body(const struct sdt_struct *s, char **names)
 }
 
 /* `struct order' (or `struct order_2'): the declared name of S. */
-static const char *declare(const struct sdt_struct *s, char **names)
+static const char *declare(const struct sdt_struct *s, const char *const *names)
 {
 	char *body = struct_body(s, names);
 	char name[160], *text;
@@ -488,17 +488,18 @@ void layout_bt_probe(FILE *out, const struct object *obj,
 {
 	for (unsigned i = 0; i < shown; i++) {
 		const struct sig_arg *a = &sig->args[i];
-		const char *source, *missing, *decl;
+		const char *source, *missing;
 		const struct sdt_layout *l =
 			arg_layout(obj, a, &source, &missing);
-		char *names[256] = { 0 }, var[16], lead[300], argname[64];
+		const char *names[256] = { 0 };
+		char var[16], acc[32], lead[300], argname[64];
 		struct bt_line ln = { 0 };
 
 		if (!l && !missing)
 			continue;
-		snprintf(argname, sizeof(argname), "%s",
-			 a->name[0] && safe_name(a->name) ? a->name : "arg");
-		if (!a->name[0])
+		if (a->name[0] && safe_name(a->name))
+			snprintf(argname, sizeof(argname), "%s", a->name);
+		else
 			snprintf(argname, sizeof(argname), "arg%u", i);
 		if (!l) {
 			fprintf(out, "\t// %s points at ", argname);
@@ -513,9 +514,7 @@ void layout_bt_probe(FILE *out, const struct object *obj,
 			continue;
 		/* Nested structs first: the outer one names them. */
 		for (unsigned k = l->nstructs; k-- > 0;) {
-			decl = declare(&l->structs[k], names);
-			names[k] = (char *)decl;
-			if (!decl)
+			if (!(names[k] = declare(&l->structs[k], names)))
 				break;
 		}
 		if (!names[0])
@@ -524,13 +523,8 @@ void layout_bt_probe(FILE *out, const struct object *obj,
 		fprintf(out, "\t%s = (%s *)arg%u;\n", var, names[0], i);
 		snprintf(lead, sizeof(lead), "%s:%s %s:", p->note.provider,
 			 p->note.name, argname);
-		{
-			char acc[32];
-
-			snprintf(acc, sizeof(acc), "%s->", var);
-			bt_fields(out, &ln, lead, l, &l->structs[0], argname,
-				  "", acc);
-		}
+		snprintf(acc, sizeof(acc), "%s->", var);
+		bt_fields(out, &ln, lead, l, &l->structs[0], argname, "", acc);
 		line_flush(out, &ln, lead);
 	}
 }
