@@ -101,7 +101,8 @@ const char *sdt_dwarf_file(const struct sdt_dwarf *d)
 
 static int is_aggregate(int tag)
 {
-	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type;
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
 }
 
 /* T without typedefs and qualifiers; 0, or -1 for void. */
@@ -210,12 +211,13 @@ static void type_text(Dwarf_Die *t, char *b, size_t size, int depth)
 		put(b, size, "%s", name ? name : "?");
 		return;
 	case DW_TAG_structure_type:
+	case DW_TAG_class_type:
 	case DW_TAG_union_type:
 	case DW_TAG_enumeration_type:
 		put(b, size, "%s %s",
-		    dwarf_tag(t) == DW_TAG_structure_type ? "struct"
-		    : dwarf_tag(t) == DW_TAG_union_type	  ? "union"
-							  : "enum",
+		    dwarf_tag(t) == DW_TAG_union_type	      ? "union"
+		    : dwarf_tag(t) == DW_TAG_enumeration_type ? "enum"
+							      : "struct",
 		    name ? name : "{...}");
 		return;
 	case DW_TAG_subroutine_type:
@@ -342,7 +344,15 @@ static unsigned members(Dwarf_Die *s, Dwarf_Die *out)
 	if (dwarf_child(s, &m))
 		return 0;
 	do {
-		if (dwarf_tag(&m) == DW_TAG_member && n < MAX_MEMBERS)
+		/*
+		 * C++ static members are declarations, not in the struct; a
+		 * base class is an anonymous member holding its fields.
+		 */
+		int tag = dwarf_tag(&m);
+
+		if ((tag == DW_TAG_member || tag == DW_TAG_inheritance) &&
+		    n < MAX_MEMBERS && !dwarf_hasattr(&m, DW_AT_declaration) &&
+		    !dwarf_hasattr(&m, DW_AT_external))
 			out[n++] = m;
 	} while (!dwarf_siblingof(&m, &m));
 	return n;
@@ -390,6 +400,19 @@ static uint64_t member_location(Dwarf_Die *m)
 	    ops[0].atom == DW_OP_plus_uconst)
 		return ops[0].number;
 	return 0;
+}
+
+/* A C identifier: what the descriptor takes for a field's name. */
+static int c_word(const char *s)
+{
+	if (!*s || (*s >= '0' && *s <= '9'))
+		return 0;
+	for (; *s; s++) {
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') &&
+		    !(*s >= '0' && *s <= '9') && *s != '_')
+			return 0;
+	}
+	return 1;
 }
 
 /* One member's strings: name, type, offset, size, kind, extra. */
@@ -445,7 +468,10 @@ static void put_member(struct walk *w, Dwarf_Die *m, int depth)
 				 (unsigned long long)count);
 		}
 	}
-	sdt_strbuf_add(b, name ? name : "");
+	/* C++'s hidden members (`_vptr.Widget'): bytes with no name. */
+	if (dwarf_hasattr(m, DW_AT_artificial))
+		kind = SDT_FK_OPAQUE, extra[0] = '\0';
+	sdt_strbuf_add(b, name && c_word(name) ? name : "");
 	sdt_strbuf_add(b, text);
 	sdt_strbuf_addu(b, loc);
 	sdt_strbuf_addu(b, size);
@@ -453,12 +479,33 @@ static void put_member(struct walk *w, Dwarf_Die *m, int depth)
 	sdt_strbuf_add(b, extra);
 }
 
-/* Member DIEs of S, for both passes. */
+/* Where a member starts, in bits, to order members by. */
+static uint64_t member_bit(Dwarf_Die *m)
+{
+	int ok;
+	uint64_t bit = udata(m, DW_AT_data_bit_offset, &ok);
+
+	return ok ? bit : member_location(m) * 8;
+}
+
+/*
+ * Member DIEs of S in the order of their offsets (C++ lists a base class
+ * before the vtable pointer that precedes it), for both passes.
+ */
 static Dwarf_Die *member_list(Dwarf_Die *s, unsigned *n)
 {
 	Dwarf_Die *m = malloc(MAX_MEMBERS * sizeof(*m));
 
 	*n = m ? members(s, m) : 0;
+	for (unsigned i = 1; i < *n; i++) {
+		Dwarf_Die key = m[i];
+		uint64_t at = member_bit(&key);
+		unsigned j = i;
+
+		for (; j > 0 && member_bit(&m[j - 1]) > at; j--)
+			m[j] = m[j - 1];
+		m[j] = key;
+	}
 	return m;
 }
 
@@ -534,8 +581,19 @@ static int find_struct(struct sdt_dwarf *d, const char *name, Dwarf_Die *s,
 					    : DW_TAG_union_type,
 				  *tag, s);
 	}
-	if (find_named(d->dw, DW_TAG_typedef, name, &t))
+	if (find_named(d->dw, DW_TAG_typedef, name, &t)) {
+		/* C++ names a struct, class or union without the keyword. */
+		static const int tags[] = { DW_TAG_structure_type,
+					    DW_TAG_class_type,
+					    DW_TAG_union_type };
+
+		*tag = name;
+		for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+			if (!find_named(d->dw, tags[i], name, s))
+				return 0;
+		}
 		return -ENOENT;
+	}
 	if (peel(&t, s) || !is_aggregate(dwarf_tag(s)))
 		return -EINVAL;
 	*tag = dwarf_diename(s) ? dwarf_diename(s) : name;

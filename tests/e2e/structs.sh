@@ -9,7 +9,8 @@
 # run by bpftrace, prints every field's value exactly as the program set
 # it. Without any layout the probes list and trace as before, and the
 # program says how to get one. A PostgreSQL-style .d (#define'd and
-# typedef'd types, unnamed arguments, dtrace -C) goes the same way.
+# typedef'd types, unnamed arguments, dtrace -C) and a C++ class go the
+# same way.
 . "$top_srcdir/tests/lib.sh"
 DG=$top_builddir/dtrace-gen/dtrace-gen
 SDT_LIST=$top_builddir/sdt-list/sdt-list
@@ -196,4 +197,22 @@ pgish:buffer__read__start(BufferTag *, int)  1 site, semaphore" "$("$SDT_LIST" p
 run_bt pgish
 expect_eq "the fields bpftrace printed (pgish)" \
 	"$(cat pgish.want)" "$(grep '^pgish:[a-z_]* arg0: ' pgish.raw)"
+# C++: a base class (its fields printed as the class's own), a vtable
+# pointer and a static member (not in the object) around the fields.
+if command -v "$CXX" >/dev/null 2>&1; then
+	"$DG" -h -s "$S/widget.d" -o widget.h || fail "dtrace-gen -h widget"
+	$CXX -g -O1 -I"$SDT_INCLUDE" -I. -c "$S/widget.cc" -o widget.o || fail "compile widget"
+	"$DG" -G -s "$S/widget.d" -o widget-probes.o widget.o || fail "dtrace-gen -G widget"
+	$CXX widget.o widget-probes.o -o widget && strip widget || fail "link widget"
+	expect_eq "-v of a C++ class" "  arg0 Widget *w: struct Widget, 40 bytes, from its .note.sdtkit layout note
+      +0       8  int (*)() *(anonymous) (not printed)
+      +8       4  struct Base (anonymous)
+        +8       4  int base_id
+      +12     12  char label[12]
+      +24      8  long int weight
+      +32      8  const char *owner" "$("$SDT_LIST" -v widget | sed -n '/^  arg0 /,$p')"
+	run_bt widget
+	expect_eq "the fields bpftrace printed (C++)" \
+		"$(grep -v '^#' widget.want)" "$(grep '^cx:hit w: ' widget.raw)"
+fi
 echo "PASS: struct layouts from the note, DWARF, debug link and build ID; every field printed exactly by bpftrace"
