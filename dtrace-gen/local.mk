@@ -13,10 +13,7 @@ dtrace_gen_dtrace_gen_SOURCES = \
 	dtrace-gen/diag.c \
 	dtrace-gen/buf.c \
 	dtrace-gen/layout.c
-dtrace_gen_dtrace_gen_LDADD = elfcore/libsdtcore.la
-if HAVE_LIBDW
-dtrace_gen_dtrace_gen_LDADD += elfcore/libsdtdwarf.la
-endif
+dtrace_gen_dtrace_gen_LDADD = $(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la
 if STATIC_DTRACE_GEN
 dtrace_gen_dtrace_gen_LDFLAGS = -all-static
 dtrace_gen_dtrace_gen_LDADD += $(LIBDW_STATIC_EXTRA) -lz

@@ -16,8 +16,5 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/proc.c \
 	sdt-list/layout.c \
 	sdt-list/btstruct.c
-sdt_list_sdt_list_LDADD = elfcore/libsdtcore.la
-if HAVE_LIBDW
-sdt_list_sdt_list_LDADD += elfcore/libsdtdwarf.la
-endif
+sdt_list_sdt_list_LDADD = $(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la
 dist_man_MANS += sdt-list/sdt-list.1

@@ -12,5 +12,5 @@ TESTS += tests/core/core-unit
 check_PROGRAMS += tests/core/layout-unit
 tests_core_layout_unit_SOURCES = tests/core/layout-unit.c tests/tools/check.h
 tests_core_layout_unit_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/tools
-tests_core_layout_unit_LDADD = elfcore/libsdtcore.la
+tests_core_layout_unit_LDADD = elfcore/libsdtlayout.la elfcore/libsdtcore.la
 TESTS += tests/core/layout-unit
