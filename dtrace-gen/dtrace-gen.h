@@ -238,6 +238,16 @@ int dg_object_write(int fd, const struct dg_object *obj, const char *out,
 		    struct dg_diag *diag);
 void dg_object_free(struct dg_object *obj);
 
+/* ---- layout.c ----------------------------------------------------------- */
+
+/*
+ * Add to OBJ's notes the layout of each struct M's probe arguments point
+ * at, from the DWARF of O's objects (docs/struct-layouts.md). A type no
+ * object describes gets none. Returns 0, or -1 (reported: no memory).
+ */
+int dg_layout_append(struct dg_object *obj, const struct dg_model *m,
+		     const struct dg_object_opts *o, struct dg_diag *diag);
+
 /* ---- output.c ----------------------------------------------------------- */
 
 /*

@@ -11,11 +11,12 @@ dtrace_gen_dtrace_gen_SOURCES = \
 	dtrace-gen/object.c \
 	dtrace-gen/output.c \
 	dtrace-gen/diag.c \
-	dtrace-gen/buf.c
-dtrace_gen_dtrace_gen_LDADD = elfcore/libsdtcore.la
+	dtrace-gen/buf.c \
+	dtrace-gen/layout.c
+dtrace_gen_dtrace_gen_LDADD = $(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la
 if STATIC_DTRACE_GEN
 dtrace_gen_dtrace_gen_LDFLAGS = -all-static
-dtrace_gen_dtrace_gen_LDADD += -lz
+dtrace_gen_dtrace_gen_LDADD += $(LIBDW_STATIC_EXTRA) -lz
 endif
 dist_man_MANS += dtrace-gen/dtrace-gen.1
 

@@ -404,6 +404,8 @@ int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
 	obj->sema.symbols = obj->symbols;
 	obj->sema.nsymbols = m->nprobes;
 	obj->sema.hidden = !o->v1 && !o->v2;
+	if (dg_layout_append(obj, m, o, diag))
+		return -1;
 	/* Without V1 the parser already made these unique. */
 	return o->v1 ? v1_clash(obj, m, diag) : 0;
 }

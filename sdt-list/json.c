@@ -68,6 +68,8 @@ static void json_args(FILE *out, const struct object *obj,
 		fprintf(out, "%s{\"index\":%d,\"spec\":", n ? "," : "", n);
 		put_json_str(out, d.spec);
 		json_type(out, &sig, (unsigned)n);
+		if ((unsigned)n < sig.nargs)
+			layout_json(out, obj, &sig.args[n]);
 		if (d.has_size)
 			fprintf(out, ",\"size\":%d,\"signed\":%s,\"float\":%s",
 				abs(d.size), d.size < 0 ? "true" : "false",

@@ -23,6 +23,8 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/consumer-bpftrace.c \
 	sdt-list/consumer-gdb.c \
 	sdt-list/consumer-perf.c \
-	sdt-list/proc.c
-sdt_list_sdt_list_LDADD = elfcore/libsdtcore.la
+	sdt-list/proc.c \
+	sdt-list/layout.c \
+	sdt-list/btstruct.c
+sdt_list_sdt_list_LDADD = $(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la
 dist_man_MANS += sdt-list/sdt-list.1

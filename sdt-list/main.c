@@ -341,6 +341,7 @@ int main(int argc, char **argv)
 		goto out;
 	if (opt.format == FMT_JSON)
 		fputs("[", stdout);
+	layout_bt_begin(&o);
 	for (size_t i = 0; i < in.nfiles; i++)
 		list_file(&o, in.files[i]);
 	for (size_t i = 0; i < in.npids; i++)
@@ -351,6 +352,8 @@ int main(int argc, char **argv)
 		fputs("sdt-list: out of memory\n", stderr);
 		o.status = EXIT_INPUT;
 	}
+	/* After script_end(): the structs go between its header and probes. */
+	layout_bt_end(&o);
 	r = o.status;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "sdt-list: writing the listing: %s\n",

@@ -282,6 +282,7 @@ void object_fini(struct object *obj)
 		free(obj->cache_->slots);
 	free(obj->cache_);
 	types_free(&obj->types);
+	layout_forget(obj);
 	obj->sites = NULL;
 	obj->groups = NULL;
 	obj->cache_ = NULL;

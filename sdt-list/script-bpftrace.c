@@ -178,6 +178,7 @@ static void bt_probe(struct script *sc, const struct object *obj,
 			stale, g->count);
 	shown = bt_comments(out, obj, &gs);
 	bt_printf(out, p, &gs, shown);
+	layout_bt_probe(out, obj, p, &gs.sig, shown);
 	fputs("}\n", out);
 	sc->sites += g->count;
 	for (unsigned i = 0; i < shown; i++)

@@ -21,6 +21,9 @@
  *  - escape.c: names from the file shown safely on a terminal and in JSON;
  *  - proc.c: a live process's mappings, where each object is loaded and
  *    the current value of each semaphore;
+ *  - layout.c: the fields of the structs arguments point at, from a layout
+ *    note, DWARF or a debug file, for -v and --json; btstruct.c declares
+ *    and prints them in the --bpftrace program;
  *  - summary.c (one line per probe, the default), verbose.c (-v: every
  *    site), json.c (--json), scripts.c with script-bpftrace.c and
  *    script-perf.c (--bpftrace, --perf): the outputs.
@@ -252,6 +255,7 @@ struct object {
 	int has_bias; /* -p: where it is loaded */
 	uint64_t bias;
 	struct type_table types;
+	struct layout_cache *layouts_; /* layout.c: what each type holds */
 	size_t *sites;	      /* note indexes, sorted by provider:name */
 	struct group *groups; /* in the order each probe first appears */
 	size_t ngroups;
@@ -339,6 +343,35 @@ void group_signature(const struct object *obj, const struct group *g,
 
 /* S is a C identifier (ASCII): safe in a tracer's program as written. */
 int arg_name_is_identifier(const char *s);
+
+/* --- layout.c, btstruct.c --- */
+
+/*
+ * What argument A points at, when it is a pointer to a struct or union
+ * whose layout the object carries (*SOURCE says where it was found);
+ * NULL otherwise, with *MISSING saying how to get one where the argument
+ * is such a pointer but no layout was found (else NULL).
+ */
+struct sdt_layout;
+const struct sdt_layout *arg_layout(const struct object *obj,
+				    const struct sig_arg *a,
+				    const char **source, const char **missing);
+void layout_forget(struct object *obj);
+/* -v: the fields of each struct P's arguments point at. */
+void layout_verbose(FILE *out, const struct object *obj,
+		    const struct sdt_probe *p);
+/* --json: `,"layout":{...}' for argument A when it points at a struct. */
+void layout_json(FILE *out, const struct object *obj, const struct sig_arg *a);
+/*
+ * --bpftrace: the program's probes are held until layout_bt_end() puts
+ * the struct declarations they need ahead of them; layout_bt_probe()
+ * prints the fields of each struct P's arguments point at.
+ */
+void layout_bt_begin(struct out *o);
+void layout_bt_end(struct out *o);
+void layout_bt_probe(FILE *out, const struct object *obj,
+		     const struct sdt_probe *p, const struct signature *sig,
+		     unsigned shown);
 
 /* --- the outputs --- */
 

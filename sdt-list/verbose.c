@@ -157,6 +157,7 @@ static int text_group(FILE *out, struct out *o, struct object *obj,
 	/* One semaphore per provider:name; show the first site's. */
 	site_facts(obj, first, &s);
 	text_semaphore(out, obj, &s);
+	layout_verbose(out, obj, first);
 	if (o->o->check) {
 		const char *arch = consumer_arch(&f->target);
 		text_verdicts(out, arch ? arch : "unknown", worst);

@@ -14,19 +14,27 @@
 need_cmd valgrind
 S=$top_srcdir
 SRCS="$(mk_sources elfcore/local.mk elfcore_libsdtcore_la_SOURCES)
+$(mk_sources elfcore/local.mk elfcore_libsdtlayout_la_SOURCES)
 $(mk_sources dtrace-gen/local.mk dtrace_gen_dtrace_gen_SOURCES)"
 case "$SRCS" in
 */elfcore/*.c*/dtrace-gen/main.c*) ;;
 *) fail "cannot read the generator's sources from the local.mk files: $SRCS" ;;
 esac
+# With libdw, -G also reads the objects' DWARF for struct layouts.
+LIBS=-lelf
+if grep -q '^#define HAVE_LIBDW 1' "$top_builddir/config.h"; then
+	SRCS="$SRCS
+$(mk_sources elfcore/local.mk elfcore_libsdtdwarf_la_SOURCES)"
+	LIBS="-ldw -lelf"
+fi
 CFL="-std=gnu11 -g -O1 -I$S/include -I$S/elfcore -I$S/dtrace-gen -I$top_builddir"
 mkdir "$T/asan" "$T/vg" "$T/logs" || fail mkdir
 
 # The program keeps its name: messages start with it.
 $CC $CFL -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer -o "$T/asan/dtrace-gen" $SRCS -lelf \
+	-fno-omit-frame-pointer -o "$T/asan/dtrace-gen" $SRCS $LIBS \
 	>"$T/build.log" 2>&1 || fail "ASan/UBSan build with $CC: $(tail -n 20 "$T/build.log")"
-$CC $CFL -gdwarf-4 -o "$T/vg/dtrace-gen" $SRCS -lelf >"$T/build.log" 2>&1 ||
+$CC $CFL -gdwarf-4 -o "$T/vg/dtrace-gen" $SRCS $LIBS >"$T/build.log" 2>&1 ||
 	fail "-gdwarf-4 build with $CC: $(tail -n 20 "$T/build.log")"
 
 # A sanitizer report goes to a log of its own, whatever the test does with
