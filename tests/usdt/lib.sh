@@ -64,7 +64,7 @@ compare_reader() {
 # read_bpftrace NAME EXE PROVIDER: bpftrace 0.17 reads arg0..arg5.
 read_bpftrace() {
 	probe_argcs "$T/want-$1" | awk -v exe="$2" -v prov="$3" '{
-		printf "usdt:%s:%s:%s { printf(\"%s %d", exe, prov, $1, $1, $2
+		printf "usdt:\"%s\":%s:%s { printf(\"%s %d", exe, prov, $1, $1, $2
 		n = $2 > 6 ? 6 : $2
 		for (i = 0; i < n; i++) printf " %%ld"
 		printf "\\n\""
