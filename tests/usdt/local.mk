@@ -2,10 +2,12 @@
 USDT_HEADER_TESTS = \
 	tests/usdt/semaphores.sh \
 	tests/usdt/readers.sh \
-	tests/usdt/cxx.sh
+	tests/usdt/cxx.sh \
+	tests/usdt/build.sh
 TESTS += $(USDT_HEADER_TESTS)
 EXTRA_DIST += $(USDT_HEADER_TESTS) \
 	tests/usdt/lib.sh \
+	tests/usdt/api.c \
 	tests/usdt/sema-main.c \
 	tests/usdt/sema-unit.c \
 	tests/usdt/sema-lib.c \

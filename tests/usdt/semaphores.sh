@@ -38,7 +38,7 @@ explicit=$(sema_of "$T/exe.notes" 'usdtk:[a-z]*_explicit')
 # hidden (so it binds locally), in .probes, at the notes' address.
 sym=$(readelf -sW "$T/sema" | awk '$8 == "__usdt_sema_usdtk__shared"')
 expect_eq "executable: __usdt_sema_usdtk__shared symbols" 1 "$(echo "$sym" | grep -c .)"
-echo "$sym" | awk '{ exit !($3 == 2 && $4 == "OBJECT" && $6 == "HIDDEN") }' ||
+echo "$sym" | awk '{ exit !($3 == 2 && $4 == "OBJECT" && ($5 == "LOCAL" || $6 == "HIDDEN")) }' ||
 	fail "executable: implicit semaphore symbol is not a hidden 2-byte object: $sym"
 expect_eq "executable: implicit semaphore address" "$shared" \
 	"0x$(echo "$sym" | awk '{ print $2 }' | sed 's/^0*//')"
