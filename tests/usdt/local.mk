@@ -3,7 +3,8 @@ USDT_HEADER_TESTS = \
 	tests/usdt/semaphores.sh \
 	tests/usdt/readers.sh \
 	tests/usdt/cxx.sh \
-	tests/usdt/build.sh
+	tests/usdt/build.sh \
+	tests/usdt/sample.sh
 TESTS += $(USDT_HEADER_TESTS)
 EXTRA_DIST += $(USDT_HEADER_TESTS) \
 	tests/usdt/lib.sh \
