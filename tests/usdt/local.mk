@@ -4,7 +4,8 @@ USDT_HEADER_TESTS = \
 	tests/usdt/readers.sh \
 	tests/usdt/cxx.sh \
 	tests/usdt/build.sh \
-	tests/usdt/sample.sh
+	tests/usdt/sample.sh \
+	tests/usdt/install.sh
 TESTS += $(USDT_HEADER_TESTS)
 EXTRA_DIST += $(USDT_HEADER_TESTS) \
 	tests/usdt/lib.sh \
