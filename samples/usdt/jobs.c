@@ -44,7 +44,8 @@ int main(int argc, char **argv)
 	for (int id = 1; id <= count; id++) {
 		int traced = run_job(id, id * 1000L);
 
-		printf("job %d report %s\n", id, traced ? "traced" : "untraced");
+		printf("job %d report %s\n", id,
+		       traced ? "traced" : "untraced");
 		fflush(stdout);
 		nanosleep(&gap, NULL);
 	}

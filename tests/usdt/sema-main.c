@@ -43,7 +43,8 @@ int main(int argc, char **argv)
 		int exe = exe_fire(1), unit = unit_fire(2), lib = lib_fire(3);
 
 		snprintf(now, sizeof(now),
-			 "state exe=%d unit=%d lib=%d explicit=%d unit_explicit=%d",
+			 "state exe=%d unit=%d lib=%d explicit=%d "
+			 "unit_explicit=%d",
 			 exe, unit, lib, USDT_SEMA_IS_ACTIVE(usdtk_both),
 			 unit_explicit_active());
 		if (strcmp(now, last) != 0) {

@@ -11,10 +11,12 @@
 
 void want(const char *name, int n, ...);
 
-namespace shop {
+namespace shop
+{
 USDT_DECLARE_SEMA(shop_pay);
 
-namespace detail {
+namespace detail
+{
 /* One semaphore for both units' calls, whether inlined or not. */
 inline int checkout(int items, long cents)
 {
@@ -42,8 +44,8 @@ struct cart {
 	{
 		items += n;
 		USDT(usdtx, member, this, items, t);
-		want("member", 3, (long long)(unsigned long)this, (long long)items,
-		     (long long)t);
+		want("member", 3, (long long)(unsigned long)this,
+		     (long long)items, (long long)t);
 	}
 };
 

@@ -36,11 +36,22 @@ static void want(const char *name, int n, ...)
 }
 
 enum color { DARK = -3, LIGHT = 7 };
-struct three { unsigned char a, b, c; };
-struct one_int { int x; };
-struct pair { long long x, y; };
-struct large { long long x, y, z; };
-struct fields { int s : 3; unsigned u : 5; };
+struct three {
+	unsigned char a, b, c;
+};
+struct one_int {
+	int x;
+};
+struct pair {
+	long long x, y;
+};
+struct large {
+	long long x, y, z;
+};
+struct fields {
+	int s : 3;
+	unsigned u : 5;
+};
 
 int global_counter = 4242;
 /* Values the compiler cannot fold into the probe's operands. */
@@ -51,10 +62,8 @@ static volatile unsigned long long vol_ull = ULLONG_MAX;
  * Struct values pass their first bytes, unsigned (o.x = -5 reads as
  * 4294967291). noinline: they arrive in registers and memory as passed.
  */
-static __attribute__((noinline)) void fire_records(struct three t,
-						   struct one_int o,
-						   struct pair p,
-						   struct large l)
+static __attribute__((noinline)) void
+fire_records(struct three t, struct one_int o, struct pair p, struct large l)
 {
 	USDT(usdtv, records, t, o, p, l);
 	want("records", 4, (long long)(t.a | t.b << 8 | t.c << 16),
@@ -92,8 +101,8 @@ static void fire_all(void)
 
 	USDT(usdtv, pointers, text, &global_counter, &local, fire_records);
 	want("pointers", 4, (long long)(uintptr_t)text,
-	     (long long)(uintptr_t)&global_counter, (long long)(uintptr_t)&local,
-	     (long long)(uintptr_t)fire_records);
+	     (long long)(uintptr_t)&global_counter,
+	     (long long)(uintptr_t)&local, (long long)(uintptr_t)fire_records);
 
 	USDT(usdtv, floats, fl, db);
 	want("floats", 2, (long long)fbits, (long long)dbits);
