@@ -4,7 +4,8 @@
 # integer size and sign, constants, enums, bit-fields, pointers, floats'
 # bits, struct values, a semaphore probe), built with gcc and clang, at
 # -O0 and -O2. The semaphore probe also says whether it was traced: each
-# of the four tracers raises the semaphore while attached.
+# of the four tracers raises the semaphore while attached. An i686 build
+# (arguments in a frame block) is read by gdb where i386 binaries run.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/libbpf/lib.sh"
 . "$top_srcdir/tests/usdt/lib.sh"
@@ -51,4 +52,18 @@ check_build gcc-O0 gcc -O0
 check_build gcc-O2 gcc -O2
 check_build clang-O0 clang -O0
 check_build clang-O2 clang -O2
+
+# i386: arguments in one frame block ("-4@4(%esi)"), read by gdb.
+if can_run_i386; then
+	i686-linux-gnu-gcc -static -O2 -I"$SDT_INCLUDE" -Wall -Wextra -Werror \
+		-o "$T/values-i686" "$USDT_SRC/values.c" || fail "i686: cannot build values.c"
+	check_clean "$T/values-i686"
+	"$T/values-i686" "$T/want-i686" now || fail "i686: values failed"
+	read_gdb i686 "$T/values-i686" usdtv
+	grep -qx 'guarded 2 -77 1' "$T/want-gdb-i686" ||
+		fail "i686: USDT_IS_ACTIVE was not true under gdb"
+	note "i686: every argument read by gdb"
+else
+	note "i686 part skipped: $why_i386"
+fi
 echo "PASS: every argument read exactly by libbpf, bpftrace, gdb and perf"
