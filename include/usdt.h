@@ -194,8 +194,8 @@ struct usdt_sema {
  * checks), and the argument's text, conversion included, repeated with it
  * made a 300-probe unit preprocess to 80 MB and compile 30 times slower.
  */
-#define _USDT_FIT(n) ((n) <= 1 ? 1 : (n) <= 2 ? 2 : (n) <= 4 ? 4 : 8)
 #ifdef __cplusplus
+#define _USDT_FIT(n) ((n) <= 1 ? 1 : (n) <= 2 ? 2 : (n) <= 4 ? 4 : 8)
 template <int __usdt_n> struct __usdt_bytes_type {
 	typedef unsigned long long type;
 };
