@@ -4,3 +4,4 @@ include samples/dynamic/local.mk
 include samples/autotools/local.mk
 include samples/cmake/local.mk
 include samples/meson/local.mk
+include samples/usdt/local.mk

@@ -14,6 +14,7 @@ include tests/dtrace-gen/local.mk
 include tests/libstapsdt/local.mk
 include tests/sdt-list/local.mk
 include tests/libbpf/local.mk
+include tests/usdt/local.mk
 include tests/packaging/local.mk
 include tests/docs/local.mk
 include tests/e2e/local.mk

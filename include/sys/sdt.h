@@ -187,6 +187,9 @@
 	_SDT_ASM1(990: _SDT_NOP) _SDT_NOTE_DESC(provider, name, args)
 /* The note alone, for a site that puts its own instructions at 990. */
 #define _SDT_NOTE_DESC(provider, name, args)                                   \
+	_SDT_NOTE_DESC_AT(provider, name, _SDT_SEMAPHORE(provider, name), args)
+/* The same with the semaphore's symbol (or 0) given: <usdt.h> names its own. */
+#define _SDT_NOTE_DESC_AT(provider, name, semaphore, args)                     \
 	_SDT_ASM3(.pushsection .note.stapsdt, _SDT_NOTE_GROUP, "note")         \
 	_SDT_ASM1(.balign 4)                                                   \
 	_SDT_ASM3(.4byte 992f-991f, 994f-993f, 3)                              \
@@ -194,7 +197,7 @@
 	_SDT_ASM1(992: .balign 4)                                              \
 	_SDT_ASM1(993: _SDT_ASM_ADDR 990b)                                     \
 	_SDT_ASM1(_SDT_ASM_ADDR _.stapsdt.base)                                \
-	_SDT_ASM1(_SDT_ASM_ADDR _SDT_SEMAPHORE(provider, name))                \
+	_SDT_ASM1(_SDT_ASM_ADDR semaphore)                                     \
 	_SDT_ASM1(.asciz _SDT_STR(provider))                                   \
 	_SDT_ASM1(.asciz _SDT_STR(name))                                       \
 	args                                                                   \

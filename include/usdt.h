@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * <usdt.h>: static probes (USDT) with any number of arguments and with
+ * semaphores that need no provider file, in the API of libbpf's
+ * single-header USDT library, on sdtkit's <sys/sdt.h>.
+ *
+ * A probe is a nop in the code and an ELF note (.note.stapsdt) that names
+ * it group:name and says where each argument is when the nop is reached.
+ * bpftrace, bcc, libbpf, perf, gdb and SystemTap read those notes. The
+ * notes written here are <sys/sdt.h>'s, with its operand choice: every
+ * argument is a register on 64-bit machines and a frame slot (register +
+ * offset) on 32-bit ones, never a constant or a symbol, so every one of
+ * those tracers reads every argument (perf, for one, records no constant).
+ *
+ * Three ways to write a probe; pick by what the arguments cost:
+ *
+ *   USDT(group, name, args...)
+ *	A probe with 0 to 12 arguments and no semaphore. For values the code
+ *	has at hand anyway: a not-traced probe costs the nop, plus at most a
+ *	move per argument.
+ *
+ *   USDT_WITH_SEMA(group, name, args...)
+ *   USDT_IS_ACTIVE(group, name)
+ *	A probe with a semaphore of its own, made and named here: no .d file,
+ *	no dtrace -G step. A tracer attached to the probe counts the
+ *	semaphore up (libbpf, bpftrace and bcc through the kernel's uprobe
+ *	reference counter), so USDT_IS_ACTIVE is true exactly while one is.
+ *	For arguments worth computing only then:
+ *
+ *		if (USDT_IS_ACTIVE(app, request))
+ *			USDT_WITH_SEMA(app, request, describe(req));
+ *
+ *	The semaphore is one per group:name per executable or shared object:
+ *	every translation unit of the object shares it, and another object
+ *	using the same group:name has its own (a tracer attached to the probe
+ *	in one object raises that object's only). Name probes of a library
+ *	apart from the program's if that matters.
+ *
+ *   USDT_DEFINE_SEMA(sema)			once, at file scope
+ *   USDT_DECLARE_SEMA(sema)			in other units that use it
+ *   USDT_WITH_EXPLICIT_SEMA(sema, group, name, args...)
+ *   USDT_SEMA_IS_ACTIVE(sema)
+ *	A semaphore you define and share among several probes: it is up
+ *	while any of them is traced. Its symbol is USDT_SEMA(sema), hidden,
+ *	in .probes, so it too belongs to one executable or shared object.
+ *	In C++ declare it in the namespace (or an enclosing one) of the code
+ *	that uses it; the symbol itself has no namespace.
+ *
+ * Testing a semaphore is racy by nature: a tracer can come or go between
+ * the test and the probe, and misses or gets at most that one hit.
+ *
+ * Arguments are integers, enums, bool, pointers, arrays and functions (as
+ * their address), float and double (as their bits, unsigned). Struct and
+ * union values, and any other value that is not 1, 2, 4 or 8 bytes long
+ * (__int128, long double, _Complex), pass their first bytes, up to 8, as
+ * an unsigned integer (so a 3-byte struct is 4 bytes, zero-padded), as the
+ * bytes lie in memory: a tracer reads the first field of a small struct
+ * the way it would through a pointer. Pass a pointer for the rest.
+ *
+ * Knobs, defined before the first #include of this header or of
+ * <sys/sdt.h>:
+ *   USDT_NOP	the probe's instruction(s), used as written: e.g. a 5-byte
+ *		nop. Commas are fine. Default: <sys/sdt.h>'s one-byte nop (on
+ *		x86 the kernel may turn a 5-byte nop into a call, which writes
+ *		below the stack pointer: a leaf function's red zone).
+ *   SDTKIT_FAST_ATTACH	(x86_64) <sys/sdt.h>'s site that newer libbpf
+ *		enters with a call instead of a trap, red zone kept safe
+ *		(docs/fast-attach.md). USDT_NOP, when defined, wins.
+ *   USDT_ARG_CONSTRAINT	accepted and ignored. It lets libbpf's header
+ *		hand the compiler a freer operand choice (its default "nor"
+ *		allows constants and memory operands, which some tracers cannot
+ *		read) when registers run out. Here a 64-bit machine has the
+ *		registers for 12 arguments and a 32-bit one passes them in one
+ *		frame block, so the override has nothing to fix; <sys/sdt.h>'s
+ *		STAP_SDT_ARG_CONSTRAINT is the way to get another constraint.
+ *
+ * Needs variadic macros (C99, C++11) and GNU C (__typeof__, statement
+ * expressions): gcc and clang. Works in every standard from there on,
+ * pedantic included: group and name are counted with the arguments, so no
+ * call leaves "..." empty, and neither __VA_OPT__ (C23, C++20) nor GNU's
+ * ", ##__VA_ARGS__" is needed. <sys/sdt.h> may be included before or after
+ * this header; SystemTap's <sys/sdt.h> may not be included before it.
+ *
+ * The symbols are libbpf's header's: implicit semaphores are
+ * __usdt_sema_GROUP__NAME, explicit ones USDT_SEMA(sema) =
+ * __usdt_sema_SEMA, so units built with either header share them.
+ */
+
+/* clang-format off */
+#ifndef SDTKIT_USDT_H
+/* sdtkit's version, as SDTKIT_SDT_H. */
+#define SDTKIT_USDT_H 100
+
+#if defined(__USDT_H)
+#error "usdt.h: libbpf's usdt.h is already included; use one of the two"
+#endif
+/* libbpf's header skips itself if included after this one. */
+#define __USDT_H 1
+
+/* The version of libbpf's API this header implements. */
+#define USDT_MAJOR_VERSION 0
+#define USDT_MINOR_VERSION 1
+#define USDT_PATCH_VERSION 0
+
+#include "sys/sdt.h"
+
+#ifndef SDTKIT_SDT_H
+#error "usdt.h: SystemTap's <sys/sdt.h> was included first; include <usdt.h> (or sdtkit's <sys/sdt.h>) before it"
+#endif
+#ifndef _SDT_NARG
+#error "usdt.h: needs variadic macros: C99 or C++11 (or define SDT_USE_VARIADIC)"
+#endif
+#ifdef __ASSEMBLER__
+#error "usdt.h: for C and C++; in .S files use <sys/sdt.h>'s STAP_PROBEV"
+#endif
+
+/* A semaphore: tracers count .active up while attached. */
+struct usdt_sema {
+	volatile unsigned short active;
+};
+
+/* ---- The API --------------------------------------------------------- */
+#define USDT(...)                                                              \
+	_USDT_N(_USDT_NONE, ~, _SDT_NARG(__VA_ARGS__), __VA_ARGS__)
+#define USDT_WITH_SEMA(...)                                                    \
+	_USDT_N(_USDT_IMPLICIT, ~, _SDT_NARG(__VA_ARGS__), __VA_ARGS__)
+#define USDT_WITH_EXPLICIT_SEMA(sema, ...)                                     \
+	_USDT_N(_USDT_EXPLICIT, sema, _SDT_NARG(__VA_ARGS__), __VA_ARGS__)
+
+#define USDT_IS_ACTIVE(group, name)                                            \
+	(__extension__({                                                       \
+		_USDT_IMPLICIT_DECLARE(group, name);                           \
+		_USDT_IMPLICIT_DEFINE(group, name)                             \
+		_USDT_IMPLICIT_SYM(group, name, ~).active != 0;                \
+	}))
+
+#define USDT_SEMA(sema) __usdt_sema_##sema
+#define USDT_DEFINE_SEMA(sema)                                                 \
+	struct usdt_sema USDT_SEMA(sema) __asm__(_SDT_STR(USDT_SEMA(sema)))    \
+		__attribute__((section(".probes"), visibility("hidden"),       \
+			       used)) = { 0 }
+#define USDT_DECLARE_SEMA(sema)                                                \
+	extern struct usdt_sema USDT_SEMA(sema)                                \
+		__asm__(_SDT_STR(USDT_SEMA(sema)))                             \
+		__attribute__((visibility("hidden")))
+#define USDT_SEMA_IS_ACTIVE(sema) (USDT_SEMA(sema).active != 0)
+
+/* ---- Semaphores: what a probe's note points at ------------------------
+ * Each kind K gives K_USE(group, name, sema), a statement before the
+ * probe's asm, and K_SYM(group, name, sema), the symbol for the note.
+ */
+#define _USDT_NONE_USE(group, name, sema)
+#define _USDT_NONE_SYM(group, name, sema) 0
+
+/*
+ * The implicit semaphore: two bytes in .probes, hidden (one object's own),
+ * weak and in a comdat group keyed by its name, so that the definition
+ * every unit that uses it carries leaves one copy per linked object. The
+ * assembler's .ifndef keeps one definition per unit however many probes
+ * and tests name it. A C reference (USDT_IS_ACTIVE) reads it directly.
+ */
+#define _USDT_IMPLICIT_SYM(group, name, sema) __usdt_sema_##group##__##name
+#define _USDT_IMPLICIT_USE(group, name, sema) _USDT_IMPLICIT_DEFINE(group, name)
+#define _USDT_IMPLICIT_DECLARE(group, name)                                    \
+	extern struct usdt_sema _USDT_IMPLICIT_SYM(group, name, ~) __asm__(    \
+		_SDT_STR(_USDT_IMPLICIT_SYM(group, name, ~)))                  \
+		__attribute__((visibility("hidden")))
+#define _USDT_IMPLICIT_DEFINE(group, name)                                     \
+	_USDT_SEMA_ASM(_USDT_IMPLICIT_SYM(group, name, ~))
+#define _USDT_SEMA_ASM(sym) _USDT_SEMA_ASM_(sym)
+#define _USDT_SEMA_ASM_(sym)                                                   \
+	__asm__ __volatile__(                                                  \
+		_SDT_ASM1(.ifndef sym)                                         \
+		_SDT_ASM5(.pushsection .probes, "awG", "progbits", sym, comdat) \
+		_SDT_ASM1(.weak sym)                                           \
+		_SDT_ASM1(.hidden sym)                                         \
+		_SDT_ASM2(.type sym, STT_OBJECT)                               \
+		_SDT_ASM1(.balign 2)                                           \
+		_SDT_ASM1(sym: .2byte 0)                                       \
+		_SDT_ASM2(.size sym, 2)                                        \
+		_SDT_ASM1(.popsection)                                         \
+		_SDT_ASM1(.endif));
+
+/* An explicit semaphore is a C object: referring to it keeps it. */
+#define _USDT_EXPLICIT_SYM(group, name, sema) USDT_SEMA(sema)
+#define _USDT_EXPLICIT_USE(group, name, sema)                                  \
+	__asm__ __volatile__("" : : "m"(USDT_SEMA(sema)));
+
+/* ---- Arguments --------------------------------------------------------
+ * _USDT_LET(i, x) evaluates x once into a local __usdt_a<i>: x itself
+ * where <sys/sdt.h> takes it (a scalar of 1, 2, 4 or 8 bytes), else its
+ * first bytes as an unsigned integer (see above). <sys/sdt.h>'s macros get
+ * the local's name: they repeat each argument a dozen times (size, sign,
+ * checks), and the argument's text, conversion included, repeated with it
+ * made a 300-probe unit preprocess to 80 MB and compile 30 times slower.
+ */
+#ifdef __cplusplus
+#define _USDT_FIT(n) ((n) <= 1 ? 1 : (n) <= 2 ? 2 : (n) <= 4 ? 4 : 8)
+template <int __usdt_n> struct __usdt_bytes_type {
+	typedef unsigned long long type;
+};
+template <> struct __usdt_bytes_type<1> {
+	typedef unsigned char type;
+};
+template <> struct __usdt_bytes_type<2> {
+	typedef unsigned short type;
+};
+template <> struct __usdt_bytes_type<4> {
+	typedef unsigned int type;
+};
+template <typename __usdt_T,
+	  bool __usdt_scalar = !__sdt_type<__usdt_T>::is_record &&
+			       (sizeof(__usdt_T) == 1 || sizeof(__usdt_T) == 2 ||
+				sizeof(__usdt_T) == 4 || sizeof(__usdt_T) == 8)>
+struct __usdt_arg {
+	static inline __attribute__((always_inline)) __usdt_T
+	pass(__usdt_T __usdt_v)
+	{
+		return __usdt_v;
+	}
+};
+template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
+	typedef typename __usdt_bytes_type<_USDT_FIT(sizeof(__usdt_T))>::type
+		bytes;
+	static inline __attribute__((always_inline)) bytes
+	pass(const __usdt_T &__usdt_v)
+	{
+		bytes __usdt_b = 0;
+		__builtin_memcpy(&__usdt_b, __builtin_addressof(__usdt_v),
+				 sizeof(bytes) < sizeof(__usdt_T) ?
+					 sizeof(bytes) :
+					 sizeof(__usdt_T));
+		return __usdt_b;
+	}
+};
+#define _USDT_LET(i, x) auto __usdt_a##i = __usdt_arg<_SDT_TYPE(x)>::pass(x);
+#else
+#define _USDT_BYTES_TYPE(n)                                                    \
+	__typeof__(__builtin_choose_expr(                                      \
+		(n) <= 1, (unsigned char)0,                                    \
+		__builtin_choose_expr(                                         \
+			(n) <= 2, (unsigned short)0,                           \
+			__builtin_choose_expr((n) <= 4, 0U, 0ULL))))
+#define _USDT_BYTES(v)                                                         \
+	(__extension__({                                                       \
+		__typeof__(v) __usdt_v = (v);                                  \
+		_USDT_BYTES_TYPE(sizeof(__usdt_v)) __usdt_b = 0;               \
+		__builtin_memcpy(&__usdt_b, &__usdt_v,                         \
+				 sizeof(__usdt_b) < sizeof(__usdt_v) ?         \
+					 sizeof(__usdt_b) :                    \
+					 sizeof(__usdt_v));                    \
+		__usdt_b;                                                      \
+	}))
+/* v, a local: not a struct, union or _Complex, and of 1, 2, 4 or 8 bytes. */
+#define _USDT_SCALAR(v)                                                        \
+	(_SDT_CLASS(v) != 9 && _SDT_CLASS(v) != 12 && _SDT_CLASS(v) != 13 &&  \
+	 (sizeof(v) & (sizeof(v) - 1)) == 0 && sizeof(v) <= 8)
+#define _USDT_ARG(v) __builtin_choose_expr(_USDT_SCALAR(v), (v), _USDT_BYTES(v))
+#define _USDT_LET(i, x)                                                        \
+	__typeof__(_SDT_RVALUE(x)) __usdt_v##i = (x);                          \
+	__typeof__(_USDT_ARG(__usdt_v##i)) __usdt_a##i = _USDT_ARG(__usdt_v##i);
+#endif
+
+/* ---- The probe --------------------------------------------------------
+ * _USDT_N(kind, sema, n, group, name, args...): n is the argument count.
+ * _USDT_n(kind, sema, group, name, a1..an): the probe with n arguments.
+ */
+#define _USDT_N(kind, sema, n, ...) _SDT_CAT(_USDT_, n)(kind, sema, __VA_ARGS__)
+#define _USDT_0(k, s, g, n) _USDT_PROBE(k, s, g, n, 0, , ())
+#define _USDT_1(k, s, g, n, a1) \
+	_USDT_PROBE(k, s, g, n, 1, _USDT_LET(1, a1), \
+		(__usdt_a1))
+#define _USDT_2(k, s, g, n, a1, a2) \
+	_USDT_PROBE(k, s, g, n, 2, _USDT_LET(1, a1) _USDT_LET(2, a2), \
+		(__usdt_a1, __usdt_a2))
+#define _USDT_3(k, s, g, n, a1, a2, a3) \
+	_USDT_PROBE(k, s, g, n, 3, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3), \
+		(__usdt_a1, __usdt_a2, __usdt_a3))
+#define _USDT_4(k, s, g, n, a1, a2, a3, a4) \
+	_USDT_PROBE(k, s, g, n, 4, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4), \
+		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4))
+#define _USDT_5(k, s, g, n, a1, a2, a3, a4, a5) \
+	_USDT_PROBE(k, s, g, n, 5, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5), \
+		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5))
+#define _USDT_6(k, s, g, n, a1, a2, a3, a4, a5, a6) \
+	_USDT_PROBE(k, s, g, n, 6, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6), \
+		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5, __usdt_a6))
+#define _USDT_7(k, s, g, n, a1, a2, a3, a4, a5, a6, a7) \
+	_USDT_PROBE(k, s, g, n, 7, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7), \
+		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5, __usdt_a6, __usdt_a7))
+#define _USDT_8(k, s, g, n, a1, a2, a3, a4, a5, a6, a7, a8) \
+	_USDT_PROBE(k, s, g, n, 8, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7) _USDT_LET(8, a8), \
+		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5, __usdt_a6, __usdt_a7, __usdt_a8))
+#define _USDT_9(k, s, g, n, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	_USDT_PROBE(k, s, g, n, 9, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7) _USDT_LET(8, a8) _USDT_LET(9, a9), \
+		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5, __usdt_a6, __usdt_a7, __usdt_a8, __usdt_a9))
+#define _USDT_10(k, s, g, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	_USDT_PROBE(k, s, g, n, 10, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7) _USDT_LET(8, a8) _USDT_LET(9, a9) _USDT_LET(10, a10), \
+		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5, __usdt_a6, __usdt_a7, __usdt_a8, __usdt_a9, __usdt_a10))
+#define _USDT_11(k, s, g, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	_USDT_PROBE(k, s, g, n, 11, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7) _USDT_LET(8, a8) _USDT_LET(9, a9) _USDT_LET(10, a10) _USDT_LET(11, a11), \
+		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5, __usdt_a6, __usdt_a7, __usdt_a8, __usdt_a9, __usdt_a10, __usdt_a11))
+#define _USDT_12(k, s, g, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	_USDT_PROBE(k, s, g, n, 12, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7) _USDT_LET(8, a8) _USDT_LET(9, a9) _USDT_LET(10, a10) _USDT_LET(11, a11) _USDT_LET(12, a12), \
+		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5, __usdt_a6, __usdt_a7, __usdt_a8, __usdt_a9, __usdt_a10, __usdt_a11, __usdt_a12))
+
+/*
+ * The site: USDT_NOP as written, or <sys/sdt.h>'s (a nop, or the
+ * fast-attach site); then the note, with the semaphore's symbol.
+ */
+#ifdef USDT_NOP
+#define _USDT_STR(...) _USDT_STR_(__VA_ARGS__)
+#define _USDT_STR_(...) #__VA_ARGS__
+#define _USDT_SITE_OPEN "990: " _USDT_STR(USDT_NOP) "\n"
+#define _USDT_SITE_CLOSE ""
+#else
+#define _USDT_SITE_OPEN _SDT_SITE_OPEN
+#define _USDT_SITE_CLOSE _SDT_SITE_CLOSE
+#endif
+
+/*
+ * <sys/sdt.h>'s _SDT_PROBE, with a semaphore of the kind's; lets declares
+ * the arguments' locals, args names them. Without its checks: every local
+ * is already a scalar it takes.
+ */
+#define _USDT_PROBE(kind, sema, group, name, n, lets, args)                    \
+	do {                                                                   \
+		lets _SDT_FRAME_##n args                                       \
+		kind##_USE(group, name, sema)                                  \
+		__asm__ __volatile__(                                          \
+			_USDT_SITE_OPEN _SDT_NOTE_DESC_AT(                     \
+				group, name, kind##_SYM(group, name, sema),    \
+				_SDT_ARGS_LINE(_SDT_TEXT_##n)) _USDT_SITE_CLOSE \
+			:                                                      \
+			: _SDT_OPERANDS_##n args _SDT_SITE_OPERAND);           \
+		__asm__ __volatile__(_SDT_BASE);                               \
+	} while (0)
+
+#endif /* SDTKIT_USDT_H */
