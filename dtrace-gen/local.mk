@@ -15,7 +15,8 @@ dtrace_gen_dtrace_gen_SOURCES = \
 	dtrace-gen/layout.c
 dtrace_gen_dtrace_gen_LDADD = $(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la
 if STATIC_DTRACE_GEN
-dtrace_gen_dtrace_gen_LDFLAGS = -all-static
+dtrace_gen_dtrace_gen_SOURCES += dtrace-gen/nodl.c
+dtrace_gen_dtrace_gen_LDFLAGS = -all-static -Wl,--wrap=dlopen
 dtrace_gen_dtrace_gen_LDADD += $(LIBDW_STATIC_EXTRA) -lz
 endif
 dist_man_MANS += dtrace-gen/dtrace-gen.1
