@@ -24,7 +24,7 @@ done
 build() {
 	cmake -S "$top_srcdir/samples/cmake" -B "$1" -G "$2" \
 		-DCMAKE_C_COMPILER="${CC%% *}" -DBUILD_SHARED_LIBS="$3" \
-		-DCMAKE_PREFIX_PATH="$STAGE_PREFIX" >"$1.log" 2>&1 ||
+		-DCMAKE_PREFIX_PATH="$STAGE_PREFIX" --log-level=VERBOSE >"$1.log" 2>&1 ||
 		{ cat "$1.log"; fail "cmake -G '$2' on the sample"; }
 	cmake --build "$1" --parallel 2 --verbose >>"$1.log" 2>&1 ||
 		{ cat "$1.log"; fail "building the sample with $2"; }
