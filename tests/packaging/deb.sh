@@ -90,5 +90,12 @@ if command -v cmake >/dev/null 2>&1; then
 		"samples/cmake against the packages"
 	"$T/cm/cmake-sample" 1 >/dev/null || fail "samples/cmake against the packages failed"
 	note "samples/cmake builds against the packages' layout"
+	# No language: CMake does not search lib/<multiarch>.
+	mkdir "$T/none"
+	printf '%s\n' 'cmake_minimum_required(VERSION 3.15)' 'project(none NONE)' \
+		'find_package(sdtkit 0.1 REQUIRED)' 'find_package(libstapsdt 0.1 REQUIRED)' \
+		>"$T/none/CMakeLists.txt"
+	cmake -S "$T/none" -B "$T/none/b" -DCMAKE_PREFIX_PATH="$R/usr" >"$T/none.log" 2>&1 ||
+		{ cat "$T/none.log"; fail "find_package in project(x NONE) against the packages"; }
 fi
 exit 0
