@@ -3,6 +3,7 @@
 PACKAGING_TESTS = \
 	tests/packaging/cmake.sh \
 	tests/packaging/cmake-names.sh \
+	tests/packaging/prefix.sh \
 	tests/packaging/meson.sh \
 	tests/packaging/autotools.sh \
 	tests/packaging/deb.sh
