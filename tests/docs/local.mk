@@ -5,6 +5,7 @@ DOCS_TESTS = \
 	tests/docs/gitignore.sh \
 	tests/docs/links.sh \
 	tests/docs/man.sh \
-	tests/docs/man-links.sh
+	tests/docs/man-links.sh \
+	tests/docs/examples.sh
 TESTS += $(DOCS_TESTS)
 EXTRA_DIST += $(DOCS_TESTS)
