@@ -31,9 +31,9 @@ note "$(echo "$names" | wc -l) names: $(echo $names)"
 # Packaged: each installed link matches a line of the .install file.
 inst=$top_srcdir/debian/libstapsdt-dev.install
 for n in $names; do
-	# shellcheck disable=SC2254 # the .install lines are patterns
 	found=
 	while read -r pat; do
+		# shellcheck disable=SC2254 # the .install lines are patterns
 		case "usr/share/man/man3/$n.3" in $pat) found=yes ;; esac
 	done <"$inst"
 	[ -n "$found" ] || fail "debian/libstapsdt-dev.install does not ship man3/$n.3"

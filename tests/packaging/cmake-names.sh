@@ -62,7 +62,11 @@ build() {
 }
 
 gens="Unix Makefiles"
-command -v ninja >/dev/null 2>&1 && gens="$gens:Ninja" || note "ninja is not installed: Makefiles only"
+if command -v ninja >/dev/null 2>&1; then
+	gens="$gens:Ninja"
+else
+	note "ninja is not installed: Makefiles only"
+fi
 IFS=:
 for g in $gens; do
 	IFS=' '
