@@ -32,3 +32,16 @@ cmake/sdtkit-config.cmake cmake/sdtkit-config-version.cmake: Makefile
 	  $(cmake_edit) $(srcdir)/$@.in >$@.tmp && mv $@.tmp $@
 cmake/sdtkit-config.cmake: $(srcdir)/cmake/sdtkit-config.cmake.in
 cmake/sdtkit-config-version.cmake: $(srcdir)/cmake/sdtkit-config-version.cmake.in
+
+# The same packages found from <prefix>/share/cmake, which CMake searches
+# even for a project with no language enabled (`project(x NONE)'), where it
+# does not know the lib/<multiarch> directory: small files that load the
+# package from its library directory. libstapsdt's two files work from
+# there as they are (they include ../sdtkit/).
+sdtkitsharecmakedir = $(datadir)/cmake/sdtkit
+libstapsdtsharecmakedir = $(datadir)/cmake/libstapsdt
+dist_sdtkitsharecmake_DATA = \
+	cmake/share/sdtkit-arch.cmake \
+	cmake/share/sdtkit-config.cmake \
+	cmake/share/sdtkit-config-version.cmake
+libstapsdtsharecmake_DATA = $(dist_libstapsdtcmake_DATA)

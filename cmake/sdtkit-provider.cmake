@@ -1,19 +1,21 @@
-# sdtkit_add_provider(<target> <file.d>... [PREPROCESS])
+# sdtkit_add_provider(<target> <file.d>... [PREPROCESS] [HEADER <name.h>])
 #
 # Gives <target> the probes of each provider file, the way `dtrace -h' and
 # `dtrace -G' are used by hand-written builds:
 #
-# - `dtrace-gen -h' writes <name>.h (named after <name>.d) into
-#   ${CMAKE_CURRENT_BINARY_DIR}/sdtkit/<target>/, which goes on the
-#   target's (private) include path: `#include "probes.h"'. The header is a
-#   source of the target, so every generator makes it before compiling any
-#   of the target's files (Ninja's order-only edges, Make's target order),
-#   and remakes it when the .d file changes.
+# - `dtrace-gen -h' writes <name>.h (named after <name>.d, or as HEADER
+#   says when one file is given) into ${CMAKE_BINARY_DIR}/sdtkit/<target>/,
+#   which goes on the target's (private) include path:
+#   `#include "probes.h"'. The header is written when CMake configures the
+#   project, and again whenever the .d file changes (the .d file is a
+#   configure dependency): so it exists before any generator compiles the
+#   target, and no build rule has an output under a directory whose name
+#   CMake refuses in one (`#'). It is rewritten only when its text changes.
 #
 # - `dtrace-gen -G' runs over the target's own objects
 #   ($<TARGET_OBJECTS:target>) as a PRE_LINK step, after they are compiled
-#   and before the link, and writes <name>.o (the probes' semaphores) into
-#   the same directory; that object is put on the link line (and, for a
+#   and before the link, and writes the probes' semaphores into an object
+#   in the same directory; that object is put on the link line (and, for a
 #   static library, into the archive). It has to be a link step and not a
 #   source: a generated object that depends on the target's own objects
 #   would make a cycle with the order in which CMake builds a target's
@@ -26,18 +28,30 @@
 # - The target gets sdtkit::sdt, so the generated header includes our
 #   <sys/sdt.h> and not another copy on the system.
 #
+# Names: every command is given its arguments as a list (VERBATIM), never
+# through a shell string, so a project in a directory named `v$HOME',
+# `it's', `a b', `#1' or `x$(touch PWNED)y' builds as it would without
+# sdtkit, and runs nothing its name spells. The one exception is the link
+# option naming the semaphore object, which CMake passes on unescaped: it
+# is written relative to the directory the link runs in (the build's top
+# for Ninja, the target's directory for Makefiles), so it only holds the
+# target's name (CMake allows no special characters there) and a file name
+# made an identifier.
+#
 # PREPROCESS runs the .d file through the C preprocessor (-C), with its
 # own directory on the include path: the project's C (else C++) compiler
-# with -E, so a cross build's .d file sees the target's predefined macros.
+# with -E, quoted for dtrace-gen's shell-like split of $CPP, so a cross
+# build's .d file sees the target's predefined macros.
 #
 # Needs CMake 3.15 (for $<TARGET_OBJECTS> of a non-OBJECT target).
 # Limits: call it in the directory that created the target (custom commands
 # belong to one directory); only executables and libraries have a link step
 # (for an OBJECT library, call it on the target that links its objects);
-# two .d files of one target need different names.
+# two .d files of one target need different names; the .d file must exist
+# when CMake configures (it cannot be a build step's output).
 
 function(sdtkit_add_provider target)
-  cmake_parse_arguments(PARSE_ARGV 1 _sdt "PREPROCESS" "" "")
+  cmake_parse_arguments(PARSE_ARGV 1 _sdt "PREPROCESS" "HEADER" "")
   set(_files ${_sdt_UNPARSED_ARGUMENTS})
   if(NOT _files)
     message(FATAL_ERROR "sdtkit_add_provider(${target}): no .d file given")
@@ -63,60 +77,136 @@ function(sdtkit_add_provider target)
       "sdtkit_add_provider(${target}): call it in ${_target_dir}, "
       "where the target is created")
   endif()
+  list(LENGTH _files _count)
+  if(DEFINED _sdt_HEADER)
+    if(NOT _count EQUAL 1)
+      message(FATAL_ERROR
+        "sdtkit_add_provider(${target}): HEADER names the header of one "
+        ".d file; call it once per file")
+    endif()
+    if(_sdt_HEADER STREQUAL "" OR IS_ABSOLUTE "${_sdt_HEADER}"
+       OR _sdt_HEADER MATCHES "(^|/)\\.\\.(/|$)")
+      message(FATAL_ERROR
+        "sdtkit_add_provider(${target}): HEADER `${_sdt_HEADER}' must be a "
+        "relative path such as probes.h or myapp/probes.h")
+    endif()
+  endif()
 
-  set(_dir "${CMAKE_CURRENT_BINARY_DIR}/sdtkit/${target}")
+  set(_dir "${CMAKE_BINARY_DIR}/sdtkit/${target}")
   file(MAKE_DIRECTORY "${_dir}")
-  set(_seen "")
+  # The link runs in the build's top directory (Ninja) or the target's
+  # (Makefiles): the semaphore object is named from there.
+  if(CMAKE_GENERATOR MATCHES "Ninja")
+    set(_link_dir "${CMAKE_BINARY_DIR}")
+  elseif(CMAKE_GENERATOR MATCHES "Makefiles")
+    set(_link_dir "${CMAKE_CURRENT_BINARY_DIR}")
+  else()
+    set(_link_dir "")
+  endif()
+  get_property(_seen TARGET ${target} PROPERTY _SDTKIT_HEADERS)
+  get_property(_objs TARGET ${target} PROPERTY _SDTKIT_OBJECTS)
   foreach(_d IN LISTS _files)
     get_filename_component(_d "${_d}" ABSOLUTE)
     get_filename_component(_name "${_d}" NAME_WE)
-    if(_name IN_LIST _seen)
-      message(FATAL_ERROR
-        "sdtkit_add_provider(${target}): two provider files named "
-        "${_name}.d would write the same ${_name}.h")
+    set(_h "${_name}.h")
+    if(DEFINED _sdt_HEADER)
+      set(_h "${_sdt_HEADER}")
     endif()
-    list(APPEND _seen "${_name}")
-    _sdtkit_provider_one(${target} "${_d}" "${_dir}/${_name}" ${_sdt_PREPROCESS})
+    if(_h IN_LIST _seen)
+      message(FATAL_ERROR
+        "sdtkit_add_provider(${target}): two provider files would write "
+        "the same ${_h}; name one with HEADER")
+    endif()
+    list(APPEND _seen "${_h}")
+    string(MAKE_C_IDENTIFIER "${_name}" _base)
+    set(_o "${_base}.o")
+    set(_n 1)
+    while(_o IN_LIST _objs)
+      math(EXPR _n "${_n} + 1")
+      set(_o "${_base}_${_n}.o")
+    endwhile()
+    list(APPEND _objs "${_o}")
+    _sdtkit_provider_one(${target} "${_d}" "${_dir}/${_h}" "${_dir}/${_o}"
+      "${_link_dir}" "${_sdt_PREPROCESS}")
   endforeach()
+  set_property(TARGET ${target} PROPERTY _SDTKIT_HEADERS "${_seen}")
+  set_property(TARGET ${target} PROPERTY _SDTKIT_OBJECTS "${_objs}")
 
   target_include_directories(${target} PRIVATE "${_dir}")
   target_link_libraries(${target} PRIVATE sdtkit::sdt)
 endfunction()
 
-# One provider file: its header as a source, its object at link time.
-function(_sdtkit_provider_one target file out preprocess)
-  set(_dg "$<TARGET_FILE:sdtkit::dtrace-gen>")
+# `s', quoted for dtrace-gen's split of $CPP (as a POSIX shell would).
+function(_sdtkit_shell_quote out s)
+  string(REPLACE "'" "'\\''" s "${s}")
+  set(${out} "'${s}'" PARENT_SCOPE)
+endfunction()
+
+# One provider file: its header now, its object at link time.
+function(_sdtkit_provider_one target file header object link_dir preprocess)
+  get_target_property(_dg sdtkit::dtrace-gen IMPORTED_LOCATION)
+  set(_run "${_dg}")
   set(_cpp "")
   if(preprocess)
     get_filename_component(_d_dir "${file}" DIRECTORY)
     set(_cpp -C -I "${_d_dir}")
+    set(_cc "")
     if(CMAKE_C_COMPILER)
-      set(_dg "${CMAKE_COMMAND}" -E env "CPP=${CMAKE_C_COMPILER} -E" ${_dg})
+      set(_cc "${CMAKE_C_COMPILER}")
+      set(_cc_arg1 "${CMAKE_C_COMPILER_ARG1}")
     elseif(CMAKE_CXX_COMPILER)
-      set(_dg "${CMAKE_COMMAND}" -E env "CPP=${CMAKE_CXX_COMPILER} -E" ${_dg})
+      set(_cc "${CMAKE_CXX_COMPILER}")
+      set(_cc_arg1 "${CMAKE_CXX_COMPILER_ARG1}")
+    endif()
+    if(_cc)
+      _sdtkit_shell_quote(_cc "${_cc}")
+      set(_run "${CMAKE_COMMAND}" -E env "CPP=${_cc} ${_cc_arg1} -E" "${_dg}")
     endif()
   endif()
   get_filename_component(_name "${file}" NAME)
 
-  add_custom_command(OUTPUT "${out}.h"
-    COMMAND ${_dg} ${_cpp} -h -s "${file}" -o "${out}.h"
-    DEPENDS "${file}"
-    COMMENT "dtrace-gen -h ${_name}"
-    VERBATIM)
-  target_sources(${target} PRIVATE "${out}.h")
+  # The header: written to a side file, copied only when it changed, so
+  # a reconfigure does not recompile the target for nothing.
+  get_filename_component(_hdir "${header}" DIRECTORY)
+  file(MAKE_DIRECTORY "${_hdir}")
+  set(_cmd ${_run} ${_cpp} -h -s "${file}" -o "${header}.new")
+  string(REPLACE ";" " " _shown "${_cmd}")
+  message(VERBOSE "sdtkit: ${_shown}")
+  execute_process(COMMAND ${_cmd}
+    RESULT_VARIABLE _rc ERROR_VARIABLE _err OUTPUT_VARIABLE _out)
+  if(NOT _rc EQUAL 0)
+    file(REMOVE "${header}.new")
+    message(FATAL_ERROR
+      "sdtkit_add_provider(${target}): dtrace-gen -h ${_name} failed "
+      "(${_rc}):\n${_out}${_err}")
+  endif()
+  if(_err)
+    message(WARNING "dtrace-gen -h ${_name}:\n${_err}")
+  endif()
+  execute_process(COMMAND "${CMAKE_COMMAND}" -E copy_if_different
+    "${header}.new" "${header}" RESULT_VARIABLE _rc)
+  file(REMOVE "${header}.new")
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "sdtkit_add_provider(${target}): cannot write ${header}")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${file}")
 
   add_custom_command(TARGET ${target} PRE_LINK
-    COMMAND ${_dg} ${_cpp} -G -s "${file}" -o "${out}.o"
+    COMMAND ${_run} ${_cpp} -G -s "${file}" -o "${object}"
             "$<TARGET_OBJECTS:${target}>"
-    BYPRODUCTS "${out}.o"
     COMMENT "dtrace-gen -G ${_name}"
     COMMAND_EXPAND_LISTS
     VERBATIM)
+  set_property(TARGET ${target} APPEND PROPERTY ADDITIONAL_CLEAN_FILES "${object}")
+  set(_arg "${object}")
+  if(link_dir)
+    file(RELATIVE_PATH _arg "${link_dir}" "${object}")
+  endif()
   get_target_property(_type ${target} TYPE)
   if(_type STREQUAL "STATIC_LIBRARY")
-    set_property(TARGET ${target} APPEND PROPERTY STATIC_LIBRARY_OPTIONS "${out}.o")
+    set_property(TARGET ${target} APPEND PROPERTY STATIC_LIBRARY_OPTIONS "${_arg}")
   else()
-    target_link_options(${target} PRIVATE "${out}.o")
+    target_link_options(${target} PRIVATE "${_arg}")
   endif()
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${file}")
 endfunction()

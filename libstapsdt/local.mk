@@ -5,6 +5,25 @@ include_HEADERS = libstapsdt/libstapsdt.h
 pkgconfig_DATA = libstapsdt/libstapsdt.pc
 DISTCLEANFILES += libstapsdt/libstapsdt.pc
 dist_man_MANS += libstapsdt/libstapsdt.3
+# `man providerInit': one link page (.so) per function and macro of
+# libstapsdt.h, all to libstapsdt(3) (tests/docs/man-links.sh keeps the
+# list complete).
+dist_man_MANS += \
+	libstapsdt/man/providerInit.3 \
+	libstapsdt/man/providerUseMemfd.3 \
+	libstapsdt/man/providerAddProbe.3 \
+	libstapsdt/man/providerAddProbeArgs.3 \
+	libstapsdt/man/providerLoad.3 \
+	libstapsdt/man/providerUnload.3 \
+	libstapsdt/man/providerDestroy.3 \
+	libstapsdt/man/providerErrno.3 \
+	libstapsdt/man/probeFire.3 \
+	libstapsdt/man/probeIsEnabled.3 \
+	libstapsdt/man/probeIsEnabledInline.3 \
+	libstapsdt/man/probeSemaphore.3 \
+	libstapsdt/man/probeArgType.3 \
+	libstapsdt/man/probeSetArgInfo.3 \
+	libstapsdt/man/SDT_SEMAPHORE_ENABLED.3
 
 # The sources, without the public header (listed once, above). Tests build
 # their sanitizer and cross variants from this list too.

@@ -13,7 +13,8 @@ fi
 
 echo "== The sample: $server (source: samples/static/server.c, stats.c)"
 echo
-echo "== Its probes, and which tracers can read every argument (sdt-list --check):"
+echo "== Its probes, checked against every tracer's reading of their arguments (sdt-list --check;"
+echo "   sdt-list -v --check shows each argument and which tracers read it):"
 "$sdt_list" --check "$server" | sed 's/^/   /'
 echo
 

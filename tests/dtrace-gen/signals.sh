@@ -33,7 +33,21 @@ command -v strace >/dev/null 2>&1 || skip "strace is not installed (it sends the
 strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
 # Linux's numbers: HUP INT QUIT ABRT USR1 USR2 PIPE ALRM TERM XCPU XFSZ
 # VTALRM PROF IO PWR, and the first and last real-time signals.
+# A signal ignored when this suite started (SIGHUP under `nohup make
+# check') stays ignored in every child: a shell cannot un-ignore it, so
+# dtrace-gen would rightly finish its run; such a signal is skipped.
+ignored=$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/self/status)
+is_ignored() { # SIG: bit SIG-1 of the hex mask children inherit
+	[ -n "$ignored" ] || return 1
+	digit=$(printf %s "$ignored" | cut -c$((${#ignored} - ($1 - 1) / 4)))
+	[ $((0x$digit >> (($1 - 1) % 4) & 1)) = 1 ]
+}
 for sig in 1 2 3 6 10 12 13 14 15 24 25 26 27 29 30 34 64; do
+	if is_ignored $sig; then
+		note "signal $sig was ignored when the tests started (nohup?):" \
+			"a shell cannot restore it for dtrace-gen, so it is not tested"
+		continue
+	fi
 	# -h writes with write(), -G through libelf with pwrite64().
 	for mode in h G; do
 		call=write

@@ -24,7 +24,7 @@ done
 build() {
 	cmake -S "$top_srcdir/samples/cmake" -B "$1" -G "$2" \
 		-DCMAKE_C_COMPILER="${CC%% *}" -DBUILD_SHARED_LIBS="$3" \
-		-DCMAKE_PREFIX_PATH="$STAGE_PREFIX" >"$1.log" 2>&1 ||
+		-DCMAKE_PREFIX_PATH="$STAGE_PREFIX" --log-level=VERBOSE >"$1.log" 2>&1 ||
 		{ cat "$1.log"; fail "cmake -G '$2' on the sample"; }
 	cmake --build "$1" --parallel 2 --verbose >>"$1.log" 2>&1 ||
 		{ cat "$1.log"; fail "building the sample with $2"; }
@@ -109,8 +109,10 @@ cmake -S "$T/lib" -B "$T/lib/b2" -DCMAKE_PREFIX_PATH="$STAGE_PREFIX" \
 grep -q "0.99" "$T/lib2.log" || { cat "$T/lib2.log"; fail "no version message"; }
 note "find_package(libstapsdt): linked and loaded; 0.99 refused"
 
-# No version asked, no compiler (so no pointer size to compare), and an
-# unknown component, required then optional.
+# No version asked, no compiler (so no pointer size to compare, and no
+# lib/<multiarch> directory searched: a package build's libdir has one, and
+# the package must still be found, from share/cmake), and an unknown
+# component, required then optional.
 find_pkg() { # ARGS...: configure a project that only calls find_package
 	mkdir -p "$T/fp"
 	printf 'cmake_minimum_required(VERSION 3.15)\nproject(fp NONE)\nfind_package(%s)\n' \
@@ -119,6 +121,8 @@ find_pkg() { # ARGS...: configure a project that only calls find_package
 	cmake -S "$T/fp" -B "$T/fp/b" -DCMAKE_PREFIX_PATH="$STAGE_PREFIX" >"$T/fp.log" 2>&1
 }
 find_pkg sdtkit REQUIRED || { cat "$T/fp.log"; fail "find_package(sdtkit) with no version"; }
+find_pkg sdtkit 0.1 REQUIRED || { cat "$T/fp.log"; fail "find_package(sdtkit 0.1) with no language"; }
+find_pkg libstapsdt REQUIRED || { cat "$T/fp.log"; fail "find_package(libstapsdt) with no language"; }
 find_pkg sdtkit REQUIRED COMPONENTS nosuch && fail "a required unknown component was accepted"
 grep -q "unknown component .nosuch" "$T/fp.log" || { cat "$T/fp.log"; fail "no message for it"; }
 find_pkg sdtkit REQUIRED OPTIONAL_COMPONENTS nosuch ||

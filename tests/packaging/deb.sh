@@ -7,7 +7,12 @@
 # (Conflicts/Replaces/Provides), and the installed layout must work: its
 # sdtkit.pc and CMake package lead a build to our header (not SystemTap's,
 # which the compiler finds first by default) and to dtrace-gen.
-# The package build skips its own test suite (nocheck): about a minute.
+# The package build skips its own test suite (nocheck: the whole suite
+# takes about 10 minutes), then its check step (dh_auto_test, with the
+# package's build flags in the environment and its configuration: /usr,
+# the multiarch libdir, the header in /usr/include/sdtkit) runs the tests
+# that depend on them: what the environment's CFLAGS reach, and how other
+# builds find the installed layout. About three minutes in all.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/packaging/lib.sh"
 
@@ -28,6 +33,18 @@ mkdir "$T/src"
 	timeout 900 dpkg-buildpackage -b -us -uc) >"$T/build.log" 2>&1 ||
 	{ tail -n 40 "$T/build.log"; fail "dpkg-buildpackage -b -us -uc"; }
 changes=$(ls "$T"/src/sdtkit_*.changes)
+
+# The package's check step, on the tests its flags and layout can break.
+PKG_TESTS="tests/dtrace-gen/compat.sh tests/packaging/cmake.sh
+	tests/packaging/cmake-names.sh tests/packaging/autotools.sh
+	tests/packaging/meson.sh tests/docs/man-links.sh tests/docs/examples.sh"
+# shellcheck disable=SC2086 # one word per test for make
+(cd "$SRC" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL DEB_BUILD_OPTIONS=parallel=2 \
+	timeout 900 dh_auto_test -- TESTS="$(echo $PKG_TESTS)") >"$T/check.log" 2>&1 ||
+	{ grep -h -B2 -A30 '^FAIL' "$T/check.log" "$SRC"/tests/*/*.log | head -n 80
+	  fail "the package's check step (dh_auto_test) on: $(echo $PKG_TESTS)"; }
+note "dh_auto_test: $(grep -c '^PASS' "$T/check.log") passed, $(grep -c '^SKIP' "$T/check.log") skipped" \
+	"with CFLAGS='$(cd "$SRC" && dpkg-buildflags --get CFLAGS)'"
 deb() { ls "$T"/src/"$1"_*.deb; }
 for p in sdtkit sdtkit-dev libstapsdt0 libstapsdt-dev sdtkit-sdt-dev; do
 	[ -f "$(deb $p)" ] || fail "no $p package was built"
@@ -90,5 +107,12 @@ if command -v cmake >/dev/null 2>&1; then
 		"samples/cmake against the packages"
 	"$T/cm/cmake-sample" 1 >/dev/null || fail "samples/cmake against the packages failed"
 	note "samples/cmake builds against the packages' layout"
+	# No language: CMake does not search lib/<multiarch>.
+	mkdir "$T/none"
+	printf '%s\n' 'cmake_minimum_required(VERSION 3.15)' 'project(none NONE)' \
+		'find_package(sdtkit 0.1 REQUIRED)' 'find_package(libstapsdt 0.1 REQUIRED)' \
+		>"$T/none/CMakeLists.txt"
+	cmake -S "$T/none" -B "$T/none/b" -DCMAKE_PREFIX_PATH="$R/usr" >"$T/none.log" 2>&1 ||
+		{ cat "$T/none.log"; fail "find_package in project(x NONE) against the packages"; }
 fi
 exit 0

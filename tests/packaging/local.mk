@@ -2,6 +2,8 @@
 # way users and other build systems find sdtkit), and the Debian packages.
 PACKAGING_TESTS = \
 	tests/packaging/cmake.sh \
+	tests/packaging/cmake-names.sh \
+	tests/packaging/prefix.sh \
 	tests/packaging/meson.sh \
 	tests/packaging/autotools.sh \
 	tests/packaging/deb.sh
