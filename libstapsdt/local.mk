@@ -14,6 +14,7 @@ dist_man_MANS += \
 	libstapsdt/man/providerAddProbe.3 \
 	libstapsdt/man/providerAddProbeArgs.3 \
 	libstapsdt/man/providerLoad.3 \
+	libstapsdt/man/providerExtend.3 \
 	libstapsdt/man/providerUnload.3 \
 	libstapsdt/man/providerDestroy.3 \
 	libstapsdt/man/providerErrno.3 \
