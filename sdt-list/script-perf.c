@@ -34,15 +34,54 @@ static int has_semaphore(const struct sdt_probe *p)
 	return p->note.semaphore || p->sema_ref.symbol;
 }
 
-/* The fields perf records at a site, or its raw spec where we cannot say. */
+/* An operand perf records no value for: a constant (`$5', or `5'). */
+static int is_constant(const char *op)
+{
+	if (*op == '$')
+		return 1;
+	if (*op == '-')
+		op++;
+	return *op >= '0' && *op <= '9';
+}
+
+/*
+ * The fields perf records at a site: each argument's name and type. The
+ * kernel puts sites under one event only while these agree; where a value
+ * is fetched from (a register, a stack slot) may differ from site to site.
+ * Where we cannot write perf's fetch arguments (`arg1=%di:s32'), the
+ * spec's sizes (`-4@x0') stand for the types, with `$' for a constant.
+ */
 static void perf_fields(const struct object *obj, const struct sdt_probe *p,
 			char *buf, size_t len)
 {
-	char why[256];
+	char fetch[1024], why[256];
+	int spec = perf_fetch_args(&obj->f->target, p->note.args, fetch,
+				   sizeof(fetch), why, sizeof(why)) < 0;
+	const char *s = spec ? p->note.args : fetch;
+	size_t used = 0;
 
-	if (perf_fetch_args(&obj->f->target, p->note.args, buf, len, why,
-			    sizeof(why)) < 0)
-		snprintf(buf, len, "?%s", p->note.args);
+	buf[0] = 0;
+	for (s += strspn(s, " \t\n"); *s; s += strspn(s, " \t\n")) {
+		int n = (int)strcspn(s, " \t\n");
+		const char *sep = memchr(s, spec ? '@' : '=', (size_t)n);
+		const char *type =
+			sep ? memchr(sep, ':', (size_t)(s + n - sep)) : NULL;
+		int w;
+
+		if (spec)
+			w = snprintf(buf + used, len - used, "%.*s%s ",
+				     sep ? (int)(sep - s) : 0, s,
+				     sep && is_constant(sep + 1) ? "$" : "");
+		else
+			w = snprintf(buf + used, len - used, "%.*s%.*s ",
+				     sep ? (int)(sep - s) : n, s,
+				     type ? (int)(s + n - type) : 0,
+				     type ? type : "");
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+		s += n;
+	}
 }
 
 int perf_sites_differ(const struct object *obj, const struct group *g)
