@@ -15,7 +15,8 @@ SDT_HEADER_TESTS = \
 	tests/sdt/fast-sites.sh \
 	tests/sdt/fast-rerun.sh \
 	tests/sdt/warnings.sh \
-	tests/sdt/regclass.sh
+	tests/sdt/regclass.sh \
+	tests/sdt/debugger.sh
 TESTS += $(SDT_HEADER_TESTS)
 EXTRA_DIST += $(SDT_HEADER_TESTS) \
 	tests/sdt/lib.sh \
@@ -32,4 +33,5 @@ EXTRA_DIST += $(SDT_HEADER_TESTS) \
 	tests/sdt/sweep.cc \
 	tests/sdt/sweep-probes.py \
 	tests/sdt/awkward.c \
-	tests/sdt/regclass.c
+	tests/sdt/regclass.c \
+	tests/sdt/debugger.c
