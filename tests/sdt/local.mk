@@ -16,7 +16,8 @@ SDT_HEADER_TESTS = \
 	tests/sdt/fast-rerun.sh \
 	tests/sdt/warnings.sh \
 	tests/sdt/regclass.sh \
-	tests/sdt/debugger.sh
+	tests/sdt/debugger.sh \
+	tests/sdt/inlined.sh
 TESTS += $(SDT_HEADER_TESTS)
 EXTRA_DIST += $(SDT_HEADER_TESTS) \
 	tests/sdt/lib.sh \
@@ -34,4 +35,5 @@ EXTRA_DIST += $(SDT_HEADER_TESTS) \
 	tests/sdt/sweep-probes.py \
 	tests/sdt/awkward.c \
 	tests/sdt/regclass.c \
-	tests/sdt/debugger.c
+	tests/sdt/debugger.c \
+	tests/sdt/inlined.c
