@@ -12,6 +12,9 @@ LC_ALL=C
 export LC_ALL
 [ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] || [ -f /usr/include/sys/sdt.h ] ||
 	skip "SystemTap's sys/sdt.h (systemtap-sdt-dev) is not installed"
+printf '#include <sys/sdt.h>\n#ifdef SDTKIT_SDT_H\n#error ours\n#endif\n' >"$T/which.c"
+gcc -c "$T/which.c" -o "$T/which.o" 2>/dev/null ||
+	skip "the system's sys/sdt.h is not SystemTap's (ours is installed there?)"
 SRC=$top_srcdir/tests/sdt/awkward.c
 cases=$(sed -n 's/^#if.*CASE_\([a-z0-9_]*\).*/\1/p' "$SRC")
 [ -n "$cases" ] || fail "no cases in $SRC"
