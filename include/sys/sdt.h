@@ -22,8 +22,11 @@
  *    a frame slot (register + displacement). This also covers 8-byte values,
  *    which no single register holds there, and probes with more arguments
  *    than the machine has free registers.
- * Floats travel as their raw bits (unsigned). Struct, union, __int128 and
- * long double arguments are refused at compile time, with what to do.
+ * Floats travel as their raw bits (unsigned) in a general register, like
+ * any value the program keeps in a vector, MMX or x87 register: SystemTap
+ * writes "8f@%xmm0", whose suffix and register most consumers cannot read.
+ * Struct, union, __int128 and long double arguments are refused at
+ * compile time, with what to do.
  *
  * The probe site is one nop, one byte on x86 (the kernel may turn a 5-byte
  * nop into a call, which clobbers the red zone below the stack pointer),
@@ -80,7 +83,7 @@
 #define _SDT_ARG_IN_FRAME 1
 #define _SDT_ARG_REG "r"
 #define _SDT_ARG_PRINT "%k"
-#define _SDT_FRAME_TEXT(s, o) "%c" #s "@%c" #o "(%k0)"
+#define _SDT_FRAME_TEXT(s, o) "%n" #s "@%c" #o "(%k0)"
 #elif defined(__aarch64__)
 /* Always the x register (clang warns about a narrow value otherwise). */
 #define _SDT_NOP nop
@@ -92,7 +95,7 @@
 #define _SDT_ARG_IN_FRAME 1
 #define _SDT_ARG_REG "r"
 #define _SDT_ARG_PRINT "%"
-#define _SDT_FRAME_TEXT(s, o) "%c" #s "@[%0, #%c" #o "]"
+#define _SDT_FRAME_TEXT(s, o) "%n" #s "@[%0, #%c" #o "]"
 #elif defined(__riscv) && __riscv_xlen == 64
 #define _SDT_NOP nop
 #define _SDT_ARG_IN_FRAME 0
@@ -124,15 +127,28 @@
 #endif
 #define _SDT_ARG_REG "r"
 #define _SDT_ARG_PRINT "%"
-#define _SDT_FRAME_TEXT(s, o) "%c" #s "@%c" #o "(%0)"
+#define _SDT_FRAME_TEXT(s, o) "%n" #s "@%c" #o "(%0)"
 #endif
 
-/* A user-chosen constraint wins, applied to the argument as SystemTap does. */
+/*
+ * What the asm statement gets for an argument: a value, not the variable.
+ * A register variable is otherwise handed over in its own register, where
+ * clang binds it even if the constraint's class does not hold it: `register
+ * int r asm("xmm0")' would print as %xmm0, %mm0 or %st, which no tracer
+ * but SystemTap reads (clang refuses the "%q" of such a register outright).
+ * As a value, it is moved to a general register like any other.
+ *
+ * A user-chosen constraint wins, applied to the argument itself as
+ * SystemTap does.
+ */
 #ifdef STAP_SDT_ARG_CONSTRAINT
 #undef _SDT_ARG_IN_FRAME
 #define _SDT_ARG_IN_FRAME 0
 #undef _SDT_ARG_REG
 #define _SDT_ARG_REG _SDT_STR(STAP_SDT_ARG_CONSTRAINT)
+#define _SDT_ARG_VALUE(x) (x)
+#else
+#define _SDT_ARG_VALUE(x) ((void)0, (x))
 #endif
 
 #if defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
@@ -163,6 +179,13 @@
 		_SDT_STR(e) "\n"
 #endif
 
+/*
+ * The note's name and type, as SystemTap's header defines them: programs
+ * test them (gdb's own test: "#if _SDT_NOTE_TYPE != 3").
+ */
+#define _SDT_NOTE_NAME "stapsdt"
+#define _SDT_NOTE_TYPE 3
+
 #if _SDT_ASM_SECTION_AUTOGROUP_SUPPORT
 #define _SDT_NOTE_GROUP "?"
 #else
@@ -192,8 +215,8 @@
 #define _SDT_NOTE_DESC_AT(provider, name, semaphore, args)                     \
 	_SDT_ASM3(.pushsection .note.stapsdt, _SDT_NOTE_GROUP, "note")         \
 	_SDT_ASM1(.balign 4)                                                   \
-	_SDT_ASM3(.4byte 992f-991f, 994f-993f, 3)                              \
-	_SDT_ASM1(991: .asciz "stapsdt")                                       \
+	_SDT_ASM3(.4byte 992f-991f, 994f-993f, _SDT_NOTE_TYPE)                 \
+	_SDT_ASM1(991: .asciz _SDT_NOTE_NAME)                                  \
 	_SDT_ASM1(992: .balign 4)                                              \
 	_SDT_ASM1(993: _SDT_ASM_ADDR 990b)                                     \
 	_SDT_ASM1(_SDT_ASM_ADDR _.stapsdt.base)                                \
@@ -423,21 +446,26 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 #endif
 
 /* ---- How the arguments reach the asm statement -----------------------
- * Registers: operand 2i-2 is argument i's signed size, 2i-1 its value,
- *   "%c0@%q1" prints "-4@%rdi".
+ * Registers: operand 2i-2 is argument i's signed size, negated, 2i-1 its
+ *   value: "%n0@%q1" prints "-4@%rdi".
  * Frame: the arguments are copied into one local struct whose address is
- *   operand 0, in a register; operand 2i-1 is argument i's signed size, 2i
- *   its offset in the struct: "%c1@%c2(%k0)" prints "-4@8(%eax)". One
- *   register serves all arguments, however far the struct is from the
- *   stack pointer (arm cannot reach far slots without one per argument).
+ *   operand 0, in a register; operand 2i-1 is argument i's signed size,
+ *   negated, 2i its offset in the struct: "%n1@%c2(%k0)" prints
+ *   "-4@8(%eax)". One register serves all arguments, however far the
+ *   struct is from the stack pointer (arm cannot reach far slots without
+ *   one per argument).
+ * The size is printed with %n (minus the constant), not %c: gcc for x32
+ * (-mx32) refuses %c of a negative constant, as it is no valid address
+ * there.
  * Numbered operands, not named: they keep the asm string within the 509
  * characters C90 promises (clang -pedantic checks).
  */
-#define _SDT_REG_TEXT(s, a) "%c" #s "@" _SDT_ARG_PRINT #a
+#define _SDT_SIZE_OPERAND(x) "n"(-(_SDT_ARG_SIZE_SIGN(x)))
+#define _SDT_REG_TEXT(s, a) "%n" #s "@" _SDT_ARG_PRINT #a
 #define _SDT_REG_OPERAND(i, x)                                                 \
-	"n"(_SDT_ARG_SIZE_SIGN(x)), _SDT_ARG_REG(_SDT_SITE_VALUE(x))
+	_SDT_SIZE_OPERAND(x), _SDT_ARG_REG(_SDT_ARG_VALUE(x))
 #define _SDT_FRAME_OPERAND(i, x)                                               \
-	"n"(_SDT_ARG_SIZE_SIGN(x)),                                            \
+	_SDT_SIZE_OPERAND(x),                                                  \
 		"n"(__builtin_offsetof(__typeof__(_SDT_FRAME), _SDT_F##i))
 /*
  * Each field's type is named by a typedef before the struct: inside the
@@ -688,9 +716,9 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 #endif
 
 #define _SDT_NAMED_OPERANDS(i, x, operand)                                     \
-	[_SDT_S##i] "n"(_SDT_ARG_SIZE_SIGN(x)), [_SDT_A##i] operand
+	[_SDT_S##i] _SDT_SIZE_OPERAND(x), [_SDT_A##i] operand
 /* The same with names, for probes inside the caller's own asm. */
-#define _SDT_NAMED_TEXT(i) "%c[_SDT_S" #i "]@" _SDT_ARG_PRINT "[_SDT_A" #i "]"
+#define _SDT_NAMED_TEXT(i) "%n[_SDT_S" #i "]@" _SDT_ARG_PRINT "[_SDT_A" #i "]"
 #define _SDT_NAMED_TEXT_0 ""
 #define _SDT_NAMED_TEXT_1 _SDT_NAMED_TEXT(1)
 #define _SDT_NAMED_TEXT_2 _SDT_NAMED_TEXT_1 " " _SDT_NAMED_TEXT(2)
@@ -734,7 +762,8 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
  * below). That is exact for every argument because an argument here is a
  * register, never %rsp itself: "l" is any general register but %rsp (gcc
  * otherwise hands an `asm("rsp")' register variable over as %rsp), and
- * the value is an expression (clang binds such a variable itself).
+ * the value is an expression (_SDT_ARG_VALUE: clang binds a register
+ * variable itself).
  * Unwinding from inside the window: where the function's CFA is %rsp
  * plus an offset, the CFA moves by 128 with %rsp, which the site says in
  * its CFI; where it is %rbp + 16 (a frame pointer), nothing moves. An
@@ -760,7 +789,6 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 	((SDTKIT_FAST_ATTACH + 0) != 0 || (7 - SDTKIT_FAST_ATTACH - 7) == 14)
 #undef _SDT_ARG_REG
 #define _SDT_ARG_REG "l"
-#define _SDT_SITE_VALUE(x) ((void)0, (x))
 #if !defined(__GCC_HAVE_DWARF2_CFI_ASM)
 #define _SDT_SITE_CFA_IN
 #define _SDT_SITE_CFA_OUT
@@ -791,22 +819,63 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 #ifndef _SDT_SITE_OPERAND
 #define _SDT_SITE_OPERAND
 #endif
-#ifndef _SDT_SITE_VALUE
-#define _SDT_SITE_VALUE(x) x
+
+/*
+ * A probe hands its arguments' values to a tracer and nothing else: it
+ * never dereferences a pointer, and no code depends on what it reads. So
+ * gcc's flow warnings about a value (a pointer after free() or realloc(),
+ * one into a scope that has ended, a local not yet set) are no bug at the
+ * probe, and SystemTap's header, a system header, never shows them. Ours
+ * keeps them quiet wherever it lives (-I too), for the probe's own asm
+ * statement only: the user's code around it is warned about as before.
+ * gcc places these warnings in two ways, so both are needed: the late
+ * ones (-Wuse-after-free, -Wdangling-pointer, gcc 12) at the probe's
+ * expansion, where _Pragma inside the macro turns them off; the
+ * uninitialized ones at the macro's own text in this file, where
+ * #pragma around its definition does (see _SDT_PROBE below). clang has
+ * only the uninitialized ones, placed at the expansion.
+ */
+#define _SDT_PRAGMA(x) _Pragma(#x)
+#if defined(__clang__)
+#define _SDT_QUIET_BEGIN                                                       \
+	_SDT_PRAGMA(clang diagnostic push)                                     \
+	_SDT_PRAGMA(clang diagnostic ignored "-Wuninitialized")
+#define _SDT_QUIET_END _SDT_PRAGMA(clang diagnostic pop)
+#elif defined(__GNUC__) && __GNUC__ >= 12
+#define _SDT_QUIET_BEGIN                                                       \
+	_SDT_PRAGMA(GCC diagnostic push)                                       \
+	_SDT_PRAGMA(GCC diagnostic ignored "-Wuse-after-free")                 \
+	_SDT_PRAGMA(GCC diagnostic ignored "-Wdangling-pointer")
+#define _SDT_QUIET_END _SDT_PRAGMA(GCC diagnostic pop)
+#else
+#define _SDT_QUIET_BEGIN
+#define _SDT_QUIET_END
+#endif
+#if defined(__GNUC__) && !defined(__clang__) &&                               \
+	(__GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 7))
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
 #define _SDT_PROBE(provider, name, n, args)                                    \
 	do {                                                                   \
 		_SDT_CHECKS_##n args _SDT_FRAME_##n args                       \
 		_SDT_SEMAPHORE_USE(provider, name)                             \
+		_SDT_QUIET_BEGIN                                               \
 		__asm__ __volatile__(                                          \
 			_SDT_SITE_OPEN _SDT_NOTE_DESC(                         \
 				provider, name,                                \
 				_SDT_ARGS_LINE(_SDT_TEXT_##n)) _SDT_SITE_CLOSE \
 			:                                                      \
 			: _SDT_OPERANDS_##n args _SDT_SITE_OPERAND);           \
+		_SDT_QUIET_END                                                 \
 		__asm__ __volatile__(_SDT_BASE);                               \
 	} while (0)
+#if defined(__GNUC__) && !defined(__clang__) &&                               \
+	(__GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 7))
+#pragma GCC diagnostic pop
+#endif
 
 /*
  * Probes inside your own asm statement. STAP_PROBE_ASM(provider, name,
@@ -822,7 +891,8 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 #else
 #define _SDT_ASM_REG "r"
 #endif
-#define _SDT_ASM_OPERAND_OF(i, x) _SDT_NAMED_OPERANDS(i, x, _SDT_ASM_REG(x))
+#define _SDT_ASM_OPERAND_OF(i, x)                                              \
+	_SDT_NAMED_OPERANDS(i, x, _SDT_ASM_REG(_SDT_ARG_VALUE(x)))
 #if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L) ||             \
 	(defined(__cplusplus) && __cplusplus >= 201103L)
 /* One argument: a literal spec; two: a template (marker, text). */

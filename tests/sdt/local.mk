@@ -13,7 +13,11 @@ SDT_HEADER_TESTS = \
 	tests/sdt/consumers.sh \
 	tests/sdt/sweep.sh \
 	tests/sdt/fast-sites.sh \
-	tests/sdt/fast-rerun.sh
+	tests/sdt/fast-rerun.sh \
+	tests/sdt/warnings.sh \
+	tests/sdt/regclass.sh \
+	tests/sdt/debugger.sh \
+	tests/sdt/inlined.sh
 TESTS += $(SDT_HEADER_TESTS)
 EXTRA_DIST += $(SDT_HEADER_TESTS) \
 	tests/sdt/lib.sh \
@@ -28,4 +32,8 @@ EXTRA_DIST += $(SDT_HEADER_TESTS) \
 	tests/sdt/sweep.c \
 	tests/sdt/sweep-sema.c \
 	tests/sdt/sweep.cc \
-	tests/sdt/sweep-probes.py
+	tests/sdt/sweep-probes.py \
+	tests/sdt/awkward.c \
+	tests/sdt/regclass.c \
+	tests/sdt/debugger.c \
+	tests/sdt/inlined.c

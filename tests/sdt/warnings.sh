@@ -1,0 +1,55 @@
+#!/bin/sh
+# No new warnings: each case of tests/sdt/awkward.c (a pointer after free,
+# bit-fields, arrays, function pointers, members, const volatile, __int128,
+# enums, locals that look unset, ...) built with SystemTap's <sys/sdt.h>,
+# where a user's build finds it (a system header), and with ours through
+# -I, where its own warnings show. gcc, g++, clang and clang++ at -O0 and
+# -O2 under -Wall -Wextra: ours compiles every case and gives no warning
+# (place and kind) that theirs does not give.
+. "$top_srcdir/tests/lib.sh"
+need_cmd gcc g++ clang clang++
+LC_ALL=C
+export LC_ALL
+[ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] || [ -f /usr/include/sys/sdt.h ] ||
+	skip "SystemTap's sys/sdt.h (systemtap-sdt-dev) is not installed"
+printf '#include <sys/sdt.h>\n#ifdef SDTKIT_SDT_H\n#error ours\n#endif\n' >"$T/which.c"
+gcc -c "$T/which.c" -o "$T/which.o" 2>/dev/null ||
+	skip "the system's sys/sdt.h is not SystemTap's (ours is installed there?)"
+SRC=$top_srcdir/tests/sdt/awkward.c
+cases=$(sed -n 's/^#if.*CASE_\([a-z0-9_]*\).*/\1/p' "$SRC")
+[ -n "$cases" ] || fail "no cases in $SRC"
+
+# The warnings of one build, one "FILE:LINE [-Wflag]" per line: the column
+# and repeats (one per template instance) do not make a new warning.
+warnings() {
+	sed -n 's/^\([^ :]*\):\([0-9]*\):[0-9]*: warning: .*\(\[-W[^]]*\]\)$/\1:\2 \3/p' "$1" |
+		sed 's|^.*/||' | sort -u
+}
+
+builds=0 theirs_refuse=0
+for cc in gcc clang g++ clang++; do
+	case $cc in *++) lang="-x c++" ;; *) lang= ;; esac
+	for o in -O0 -O2; do
+		for c in $cases; do
+			what="$cc $o $c"
+			flags="$lang $o -Wall -Wextra -DCASE_$c -c $SRC"
+			if $cc $flags -o "$T/theirs.o" >"$T/theirs.log" 2>&1; then
+				warnings "$T/theirs.log" >"$T/theirs.w"
+			else
+				# SystemTap's refuses it (bit-fields in C): any warning is new.
+				theirs_refuse=$((theirs_refuse + 1))
+				: >"$T/theirs.w"
+			fi
+			$cc -I"$SDT_INCLUDE" $flags -o "$T/ours.o" >"$T/ours.log" 2>&1 ||
+				{ cat "$T/ours.log"; fail "$what: ours does not compile"; }
+			grep -q 'error' "$T/ours.log" && { cat "$T/ours.log"; fail "$what: an error"; }
+			warnings "$T/ours.log" >"$T/ours.w"
+			new=$(comm -23 "$T/ours.w" "$T/theirs.w")
+			[ -z "$new" ] || { cat "$T/ours.log"; fail "$what: new warnings: $new"; }
+			"$SDT_NOTES" "$T/ours.o" >/dev/null ||
+				fail "$what: the validator refuses a spec"
+			builds=$((builds + 1))
+		done
+	done
+done
+echo "PASS: $builds builds, no warning SystemTap's header does not give ($theirs_refuse its header refuses)"
