@@ -187,29 +187,14 @@ static void bt_probe(struct script *sc, const struct object *obj,
 
 void bpftrace_object(struct out *o, struct object *obj)
 {
-	struct script *sc = script_of(o);
+	struct script *sc = script_object(o, obj, "\n//");
 	char path[4096 + 64];
 	const char *why;
 	FILE *out;
 
-	if (!sc) {
-		o->status = EXIT_INPUT;
+	if (!sc)
 		return;
-	}
 	out = sc->body;
-	note_pid(sc, obj);
-	/* -p: only the objects that have a probe to trace. */
-	if (obj->proc && !wanted_groups(o, obj))
-		return;
-	if (seen_before(sc, o, obj)) {
-		fputs("\n// ", out);
-		put_text(out, obj->name);
-		fprintf(out, " of pid %d: the same file as above\n",
-			obj->proc->pid);
-		return;
-	}
-	if (relocatable(out, obj, "\n//"))
-		return;
 	/* With one -p, bpftrace resolves paths in that process itself. */
 	attach_path(obj, o->o->npids > 1, path, sizeof(path));
 	fputs("\n// ", out);

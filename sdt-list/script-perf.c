@@ -299,27 +299,13 @@ static void perf_probe(struct script *sc, struct object *obj,
 
 void perf_object(struct out *o, struct object *obj)
 {
-	struct script *sc = script_of(o);
+	struct script *sc = script_object(o, obj, "#");
 	char path[4096 + 64];
 	FILE *out;
 
-	if (!sc) {
-		o->status = EXIT_INPUT;
+	if (!sc)
 		return;
-	}
 	out = sc->body;
-	note_pid(sc, obj);
-	if (obj->proc && !wanted_groups(o, obj))
-		return;
-	if (seen_before(sc, o, obj)) {
-		fputs("# ", out);
-		put_text(out, obj->name);
-		fprintf(out, " of pid %d: the same file as above\n",
-			obj->proc->pid);
-		return;
-	}
-	if (relocatable(out, obj, "#"))
-		return;
 	attach_path(obj, 1, path, sizeof(path));
 	fputs("# ", out);
 	put_text(out, obj->name);

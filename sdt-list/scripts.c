@@ -85,7 +85,7 @@ const char all_stale[] = "every site is a stale note (in no executable "
 			 "code): nothing to attach to";
 
 /* A relocatable object is no place to attach: say so instead. */
-int relocatable(FILE *out, const struct object *obj, const char *lead)
+static int relocatable(FILE *out, const struct object *obj, const char *lead)
 {
 	if (obj->f->type != ET_REL)
 		return 0;
@@ -103,7 +103,7 @@ void put_probe_name(FILE *out, const struct sdt_probe *p)
 	put_text(out, p->note.name);
 }
 
-size_t wanted_groups(const struct out *o, const struct object *obj)
+static size_t wanted_groups(const struct out *o, const struct object *obj)
 {
 	size_t n = 0;
 
@@ -127,7 +127,7 @@ void attach_path(const struct object *obj, int proc_root, char *buf, size_t len)
 		snprintf(buf, len, "%s", obj->attach);
 }
 
-void note_pid(struct script *sc, const struct object *obj)
+static void note_pid(struct script *sc, const struct object *obj)
 {
 	if (obj->proc && !sc->first_pid)
 		sc->first_pid = obj->proc->pid;
@@ -139,8 +139,8 @@ void note_pid(struct script *sc, const struct object *obj)
  * every hit twice, and perf would refuse the event as existing. Returns 1
  * when OBJ's file was written already.
  */
-int seen_before(struct script *sc, const struct out *o,
-		const struct object *obj)
+static int seen_before(struct script *sc, const struct out *o,
+		       const struct object *obj)
 {
 	char path[4096 + 64];
 	struct stat st, *grown;
@@ -163,6 +163,29 @@ int seen_before(struct script *sc, const struct out *o,
 	sc->seen = grown;
 	sc->seen[sc->nseen++] = st;
 	return 0;
+}
+
+struct script *script_object(struct out *o, const struct object *obj,
+			     const char *lead)
+{
+	struct script *sc = script_of(o);
+
+	if (!sc) {
+		o->status = EXIT_INPUT;
+		return NULL;
+	}
+	note_pid(sc, obj);
+	/* -p: only the objects that have a probe to trace. */
+	if (obj->proc && !wanted_groups(o, obj))
+		return NULL;
+	if (seen_before(sc, o, obj)) {
+		fprintf(sc->body, "%s ", lead);
+		put_text(sc->body, obj->name);
+		fprintf(sc->body, " of pid %d: the same file as above\n",
+			obj->proc->pid);
+		return NULL;
+	}
+	return relocatable(sc->body, obj, lead) ? NULL : sc;
 }
 
 int script_end(struct out *o)

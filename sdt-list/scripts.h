@@ -44,25 +44,21 @@ int all_printable(const char *s);
 size_t stale_sites(const struct object *obj, const struct group *g);
 extern const char all_stale[];
 
-/* A relocatable object is no place to attach: say so (after LEAD). */
-int relocatable(FILE *out, const struct object *obj, const char *lead);
-
 /* PROVIDER:NAME, escaped. */
 void put_probe_name(FILE *out, const struct sdt_probe *p);
-
-/* How many of OBJ's probes the command line's globs select. */
-size_t wanted_groups(const struct out *o, const struct object *obj);
 
 /* The path a tracer opens for OBJ (PROC_ROOT: through /proc/PID/root). */
 void attach_path(const struct object *obj, int proc_root, char *buf,
 		 size_t len);
 
-/* Remember the first -p process, for the run line. */
-void note_pid(struct script *sc, const struct object *obj);
-
-/* Several -p: OBJ's file was written already. */
-int seen_before(struct script *sc, const struct out *o,
-		const struct object *obj);
+/*
+ * What --bpftrace and --perf do first with each object: NULL when it gets
+ * no text (no memory, with the status set; under -p no probe to trace; a
+ * file already written for another process, or a relocatable object, each
+ * said in a comment that starts with LEAD), else the script to write to.
+ */
+struct script *script_object(struct out *o, const struct object *obj,
+			     const char *lead);
 
 /* The headers, written by script_end() before the objects' text. */
 void bt_header(FILE *out, const struct out *o, const struct script *sc);
