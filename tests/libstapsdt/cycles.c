@@ -7,43 +7,17 @@
  * `cycles N memfd|file'.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "libstapsdt.h"
+#include "resources.h"
 
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n - 1; /* the one opendir() holds */
-}
-
-/* Mappings in /proc/self/maps, and how many are libstapsdt objects. */
+/* Mappings in /proc/self/maps, and how many are this test's objects. */
 static int count_maps(int *objects)
 {
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[4096];
-	int n = 0;
-
-	*objects = 0;
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		n++;
-		*objects += strstr(line, "libstapsdt-cyc") != NULL;
-	}
-	fclose(f);
-	return n;
+	return count_maps_of("libstapsdt-cyc", objects);
 }
 
 static int check(const char *when, long cycle, int fds, int maps)

@@ -9,16 +9,19 @@ tests_libstapsdt_probe_host_SOURCES = tests/libstapsdt/probe-host.c
 tests_libstapsdt_probe_host_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/libstapsdt
 tests_libstapsdt_probe_host_LDADD = libstapsdt/libstapsdt.la
-tests_libstapsdt_cycles_SOURCES = tests/libstapsdt/cycles.c
-tests_libstapsdt_cycles_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
+tests_libstapsdt_cycles_SOURCES = tests/libstapsdt/cycles.c \
+	tests/tools/resources.h
+tests_libstapsdt_cycles_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/libstapsdt -I$(top_srcdir)/tests/tools
 tests_libstapsdt_cycles_LDADD = libstapsdt/libstapsdt.la
 tests_libstapsdt_extend_host_SOURCES = tests/libstapsdt/extend-host.c
 tests_libstapsdt_extend_host_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/libstapsdt
 tests_libstapsdt_extend_host_LDADD = libstapsdt/libstapsdt.la
-tests_libstapsdt_extend_cycles_SOURCES = tests/libstapsdt/extend-cycles.c
+tests_libstapsdt_extend_cycles_SOURCES = tests/libstapsdt/extend-cycles.c \
+	tests/tools/resources.h
 tests_libstapsdt_extend_cycles_CPPFLAGS = $(AM_CPPFLAGS) \
-	-I$(top_srcdir)/libstapsdt
+	-I$(top_srcdir)/libstapsdt -I$(top_srcdir)/tests/tools
 tests_libstapsdt_extend_cycles_LDADD = libstapsdt/libstapsdt.la
 # Writes a provider's object for any target (aarch64 from an x86 host):
 # the library's sources linked in, so its internals are reachable.
