@@ -118,3 +118,16 @@ void put_json_str(FILE *out, const char *s)
 	}
 	fputc('"', out);
 }
+
+int arg_name_is_identifier(const char *s)
+{
+	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+	      *s == '_'))
+		return 0;
+	for (s++; *s; s++) {
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	}
+	return 1;
+}

@@ -51,6 +51,12 @@ void put_text(FILE *out, const char *s);
 /* S as a JSON string, quotes included: always valid UTF-8. */
 void put_json_str(FILE *out, const char *s);
 
+/*
+ * S is a C identifier, in ASCII whatever the locale: safe in a tracer's
+ * program as written (names from the file that are not become argN).
+ */
+int arg_name_is_identifier(const char *s);
+
 /* --- describe.c --- */
 
 /* One argument, decoded for display; never fails. */
@@ -340,9 +346,6 @@ struct group_sig {
 
 void group_signature(const struct object *obj, const struct group *g,
 		     struct group_sig *gs);
-
-/* S is a C identifier (ASCII): safe in a tracer's program as written. */
-int arg_name_is_identifier(const char *s);
 
 /* --- layout.c, btstruct.c --- */
 

@@ -125,16 +125,3 @@ void group_signature(const struct object *obj, const struct group *g,
 		gs->sig.unused = rec;
 	mark_floats(&gs->sig);
 }
-
-int arg_name_is_identifier(const char *s)
-{
-	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-	      *s == '_'))
-		return 0;
-	for (s++; *s; s++) {
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_'))
-			return 0;
-	}
-	return 1;
-}

@@ -41,20 +41,6 @@ static int parse_count(const char *text, unsigned *n)
 	return 0;
 }
 
-/* [A-Za-z_][A-Za-z0-9_]*, in ASCII whatever the locale. */
-static int is_identifier(const char *s)
-{
-	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-	      *s == '_'))
-		return 0;
-	for (s++; *s; s++) {
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '_'))
-			return 0;
-	}
-	return 1;
-}
-
 /* A type as the records spell types (typetext.c): nothing else is C. */
 static int is_type_text(const char *type)
 {
@@ -112,7 +98,7 @@ static int parse_record(const struct sdt_type_note *n, struct type_record *r,
 			*why = "a type that is not C type text";
 			return -1;
 		}
-		if (*r->argname[i] && !is_identifier(r->argname[i])) {
+		if (*r->argname[i] && !arg_name_is_identifier(r->argname[i])) {
 			if (*bad < 0) {
 				*bad = (int)i;
 				*bad_name = r->argname[i];
