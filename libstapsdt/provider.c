@@ -517,7 +517,9 @@ static int check_provider_name(SDTProvider_t *p)
 	return 0;
 }
 
-int providerLoad(SDTProvider_t *provider)
+/* providerLoad() and providerExtend(): checks, then STEP under the lock. */
+static int load_step(SDTProvider_t *provider,
+		     int (*step)(struct sdt_provider *))
 {
 	int ret;
 
@@ -526,24 +528,20 @@ int providerLoad(SDTProvider_t *provider)
 	if (check_provider_name(provider) < 0)
 		return -1;
 	sdt_registry_lock();
-	ret = sdt_load(sdt_provider_of(provider));
+	ret = step(sdt_provider_of(provider));
 	sdt_registry_unlock();
 	return ret;
+}
+
+int providerLoad(SDTProvider_t *provider)
+{
+	return load_step(provider, sdt_load);
 }
 
 /* Like providerLoad(), which it is on a provider that is not loaded. */
 int providerExtend(SDTProvider_t *provider)
 {
-	int ret;
-
-	if (!provider)
-		return -1;
-	if (check_provider_name(provider) < 0)
-		return -1;
-	sdt_registry_lock();
-	ret = sdt_extend(sdt_provider_of(provider));
-	sdt_registry_unlock();
-	return ret;
+	return load_step(provider, sdt_extend);
 }
 
 int providerUnload(SDTProvider_t *provider)
