@@ -36,6 +36,15 @@
  */
 #define SDT_TYPES_FROM_HEADER "header"
 
+/*
+ * The string after that mark in a record <usdt.h> wrote from the types
+ * the compiler saw at a probe's sites: it ranks after a generated
+ * header's, and its records of one probe may differ (sites that pass
+ * different types), which is no conflict. Its empty types are the ones
+ * the compiler could not classify.
+ */
+#define SDT_TYPES_FROM_USDT "usdt"
+
 struct sdt_typerec {
 	const char *provider; /* as the stapsdt note names them */
 	const char *name;

@@ -112,8 +112,9 @@ void group_signature(const struct object *obj, const struct group *g,
 	for (unsigned a = 0; a < gs->sig.nargs; a++) {
 		struct sig_arg *x = &gs->sig.args[a];
 
-		if (gs->sig.rec)
-			break;
+		/* A type the record leaves unknown is a word too. */
+		if (gs->sig.rec && gs->sig.rec->type[a][0])
+			continue;
 		if (!x->is_float)
 			x->type = int_word(x->size, x->is_signed);
 		x->name = "";

@@ -15,7 +15,12 @@
  * for --check to report. A record a generated header wrote (marked so
  * after its arguments) is only a fallback: any record -G made from the
  * .d file wins over it, and a disagreement between the two is resolved
- * that way, not reported. A malformed record is skipped with a warning; it
+ * that way, not reported. A record <usdt.h> wrote (marked "usdt" after
+ * that) ranks last, and its records of one probe are each site's types:
+ * they may differ (one site passes an int, another a long), so they are
+ * merged, an argument whose types differ becoming unknown, never reported.
+ * An empty type is one the writer could not tell: that argument keeps the
+ * spec's size and sign. A malformed record is skipped with a warning; it
  * never costs the listing. A record whose count differs from the spec's
  * describes some other build of the probe and is not used.
  */
@@ -26,6 +31,9 @@
 
 #include "sdt-list.h"
 #include "typerec.h" /* SDT_TYPES_FROM_HEADER */
+
+/* How records rank, best first (type_record.order_ / number of notes). */
+enum { RANK_D_FILE, RANK_HEADER, RANK_USDT };
 
 static int parse_count(const char *text, unsigned *n)
 {
@@ -90,11 +98,11 @@ static int parse_record(const struct sdt_type_note *n, struct type_record *r,
 	for (unsigned i = 0; i < r->nargs; i++) {
 		r->type[i] = sdt_note_take_str(&p, end);
 		r->argname[i] = r->type[i] ? sdt_note_take_str(&p, end) : NULL;
-		if (!r->argname[i] || !*r->type[i]) {
+		if (!r->argname[i]) {
 			*why = "fewer types and names than its count";
 			return -1;
 		}
-		if (!is_type_text(r->type[i])) {
+		if (*r->type[i] && !is_type_text(r->type[i])) {
 			*why = "a type that is not C type text";
 			return -1;
 		}
@@ -107,11 +115,15 @@ static int parse_record(const struct sdt_type_note *n, struct type_record *r,
 		}
 	}
 	/* Later fields may follow; the first says who wrote the record. */
-	r->order_ = 0;
+	r->order_ = RANK_D_FILE;
 	if (p < end) {
 		const char *from = sdt_note_take_str(&p, end);
+		const char *kind = p < end ? sdt_note_take_str(&p, end) : NULL;
 
-		r->order_ = from && !strcmp(from, SDT_TYPES_FROM_HEADER);
+		if (from && !strcmp(from, SDT_TYPES_FROM_HEADER))
+			r->order_ = kind && !strcmp(kind, SDT_TYPES_FROM_USDT)
+					    ? RANK_USDT
+					    : RANK_HEADER;
 	}
 	return 0;
 }
@@ -147,10 +159,25 @@ static int cmp_records(const void *a, const void *b)
 }
 
 /*
- * Keep the best record per probe: the first of those without the header's
- * mark, else the first from a header (ORDER_ ranks them so, NOTES being
- * the count of all). Flag it when another of its own rank differs; a
- * header's record that differs from a -G one is stale and simply loses.
+ * <usdt.h>'s records of one probe, one per list of types its sites pass:
+ * an argument they type differently becomes unknown (""). Records with
+ * another count describe sites with other arguments: the first stands.
+ */
+static void merge_usdt(struct type_record *first, const struct type_record *r)
+{
+	if (first->nargs != r->nargs)
+		return;
+	for (unsigned i = 0; i < first->nargs; i++) {
+		if (strcmp(first->type[i], r->type[i]))
+			first->type[i] = "";
+	}
+}
+
+/*
+ * Keep the best record per probe: the first of the best rank (ORDER_
+ * ranks them so, NOTES being the count of all). Flag it when another of
+ * its own rank differs; a header's record that differs from a -G one is
+ * stale and simply loses; <usdt.h>'s merge.
  */
 static void dedupe(struct type_table *tt, size_t notes)
 {
@@ -158,15 +185,20 @@ static void dedupe(struct type_table *tt, size_t notes)
 
 	for (size_t i = 0; i < tt->n; i++) {
 		struct type_record *first = kept ? &tt->recs[kept - 1] : NULL;
+		const struct type_record *r = &tt->recs[i];
 
-		if (first && !cmp_keys(first, &tt->recs[i])) {
-			if ((first->order_ >= notes) ==
-			    (tt->recs[i].order_ >= notes))
-				first->disagrees |=
-					!same_record(first, &tt->recs[i]);
+		if (first && !cmp_keys(first, r)) {
+			size_t rank = first->order_ / notes;
+
+			if (rank != r->order_ / notes)
+				continue;
+			if (rank == RANK_USDT)
+				merge_usdt(first, r);
+			else
+				first->disagrees |= !same_record(first, r);
 			continue;
 		}
-		tt->recs[kept++] = tt->recs[i];
+		tt->recs[kept++] = *r;
 	}
 	tt->n = kept;
 }
@@ -216,7 +248,7 @@ int types_load(struct type_table *tt, const struct sdt_elf *f,
 				"' is not a C identifier: shown as arg%d\n",
 				bad);
 		}
-		/* A header's record sorts after every other. */
+		/* A header's record sorts after -G's, <usdt.h>'s last. */
 		r->order_ = r->order_ * f->ntype_notes + i;
 		tt->n++;
 	}
@@ -331,6 +363,8 @@ void probe_signature(const struct type_table *tt, const struct sdt_probe *p,
 		return;
 	sig->rec = rec;
 	for (unsigned i = 0; i < sig->nargs; i++) {
+		if (!rec->type[i][0])
+			continue; /* not known: the spec's word stays */
 		sig->args[i].type = rec->type[i];
 		sig->args[i].name = rec->argname[i];
 		sig->args[i].is_pointer = strchr(rec->type[i], '*') != NULL;

@@ -5,7 +5,8 @@ USDT_HEADER_TESTS = \
 	tests/usdt/cxx.sh \
 	tests/usdt/build.sh \
 	tests/usdt/sample.sh \
-	tests/usdt/install.sh
+	tests/usdt/install.sh \
+	tests/usdt/typed.sh
 TESTS += $(USDT_HEADER_TESTS)
 EXTRA_DIST += $(USDT_HEADER_TESTS) \
 	tests/usdt/lib.sh \
@@ -16,4 +17,5 @@ EXTRA_DIST += $(USDT_HEADER_TESTS) \
 	tests/usdt/values.c \
 	tests/usdt/values.cc \
 	tests/usdt/values-other.cc \
-	tests/usdt/values-shop.h
+	tests/usdt/values-shop.h \
+	tests/usdt/typed.c

@@ -1,0 +1,80 @@
+#!/bin/sh
+# <usdt.h> records the argument types the compiler can tell (integers,
+# bool, char *, const char *, other pointers as void *, float, double) in
+# typed-probe records, C and C++, gcc and clang: sdt-list shows them with
+# no .d file, and its --bpftrace program, run by bpftrace, prints the
+# const char * and char * arguments as the strings the program passed. The
+# records cost nothing at the site: with SDTKIT_NO_TYPES (no records) the
+# code and the stapsdt notes are byte for byte the same.
+. "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/usdt/lib.sh"
+cd "$T" || fail "cd"
+
+want="typed:open(const char *, int, long)  1 site
+typed:bytes(char *, unsigned char, unsigned long long, uint32)  1 site
+typed:level(unsigned int, short, void *, double)  1 site"
+
+# same_code A B WHAT: the same .text bytes and the same stapsdt notes.
+same_code() {
+	objcopy -O binary -j .text "$1" "$1.text" &&
+		objcopy -O binary -j .text "$2" "$2.text" ||
+		fail "$3: objcopy"
+	cmp -s "$1.text" "$2.text" || fail "$3: the records changed the code"
+	readelf -n "$1" | grep -A3 'stapsdt' >"$1.notes"
+	readelf -n "$2" | grep -A3 'stapsdt' >"$2.notes"
+	[ -s "$1.notes" ] || fail "$3: no stapsdt notes"
+	expect_eq "$3: stapsdt notes with and without records" \
+		"$(cat "$2.notes")" "$(cat "$1.notes")"
+}
+
+built=0
+for cc in gcc clang g++ clang++; do
+	command -v $cc >/dev/null 2>&1 || { note "no $cc"; continue; }
+	case $cc in
+	*++) lang="-x c++ -std=c++11" ;;
+	*) lang="-std=c99" ;;
+	esac
+	for opt in -O0 -O2; do
+		exe=$T/typed-$cc$opt
+		# shellcheck disable=SC2086
+		$cc $lang $opt -pedantic -Wall -Wextra -Werror -I"$SDT_INCLUDE" \
+			-o "$exe" "$USDT_SRC/typed.c" ||
+			fail "$cc $opt: build"
+		# shellcheck disable=SC2086
+		$cc $lang $opt -pedantic -Wall -Wextra -Werror -I"$SDT_INCLUDE" \
+			-DSDTKIT_NO_TYPES -o "$exe.plain" "$USDT_SRC/typed.c" ||
+			fail "$cc $opt: build with SDTKIT_NO_TYPES"
+		same_code "$exe" "$exe.plain" "$cc $opt"
+		"$SDT_LIST" "$exe" >"$exe.list" 2>&1 || fail "$cc $opt: sdt-list: $(cat "$exe.list")"
+		expect_eq "$cc $opt: the listing" "$want" "$(cat "$exe.list")"
+		"$SDT_LIST" "$exe.plain" | grep -q '^typed:open(uint64, int32, int64)' ||
+			fail "$cc $opt: without records: $("$SDT_LIST" "$exe.plain")"
+		check_clean "$exe"
+		built=$((built + 1))
+	done
+done
+[ $built -gt 0 ] || skip "no compiler"
+
+# Later standards, pedantic: the header compiles in each.
+for std in c11 c17 c2x; do
+	gcc -std=$std -pedantic -Werror -fsyntax-only -I"$SDT_INCLUDE" \
+		"$USDT_SRC/typed.c" || fail "gcc -std=$std"
+done
+for std in c++14 c++17 c++20 c++2b; do
+	g++ -x c++ -std=$std -pedantic -Werror -fsyntax-only -I"$SDT_INCLUDE" \
+		"$USDT_SRC/typed.c" || fail "g++ -std=$std"
+done
+
+# bpftrace prints what sdt-list's program says: the strings as strings.
+need_bpftrace
+exe=$T/typed-gcc-O2
+"$SDT_LIST" --bpftrace "$exe" 'typed:open' 'typed:bytes' >typed.bt ||
+	fail "sdt-list --bpftrace"
+grep -q 'str(arg0)' typed.bt || fail "no str() in the program: $(cat typed.bt)"
+bpftrace_run typed.bt -c "$exe /tmp/typed-path" >bt.out ||
+	fail "bpftrace refused the program: $(cat bt.out)"
+grep -qx 'typed:open arg0=/tmp/typed-path arg1=2 arg2=6' bt.out ||
+	fail "bpftrace did not print the const char * string: $(cat bt.out)"
+grep -qx 'typed:bytes arg0=buf-2 arg1=2 arg2=2 arg3=131073' bt.out ||
+	fail "bpftrace did not print the char * string: $(cat bt.out)"
+echo "PASS: types recorded by $built builds, code unchanged, strings printed by bpftrace"
