@@ -5,6 +5,7 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/sdt-list.h \
 	sdt-list/main.c \
 	sdt-list/object.c \
+	sdt-list/globs.c \
 	sdt-list/types.c \
 	sdt-list/signature.c \
 	sdt-list/summary.c \

@@ -43,6 +43,7 @@ static void list_object(struct out *o, struct object *obj)
 		fputs(": out of memory\n", stderr);
 		o->status = EXIT_INPUT;
 	} else {
+		globs_see(o->globs, o->o, obj);
 		outputs[o->o->format](o, obj);
 	}
 	object_fini(obj);
@@ -339,6 +340,11 @@ int main(int argc, char **argv)
 	r = parse_args(argc, argv, &opt, &in);
 	if (r >= 0)
 		goto out;
+	if (!(o.globs = globs_new(&opt))) {
+		fputs("sdt-list: out of memory\n", stderr);
+		r = EXIT_INPUT;
+		goto out;
+	}
 	if (opt.format == FMT_JSON)
 		fputs("[", stdout);
 	layout_bt_begin(&o);
@@ -348,6 +354,8 @@ int main(int argc, char **argv)
 		list_pid(&o, in.pids[i]);
 	if (opt.format == FMT_JSON)
 		fputs("\n]\n", stdout);
+	if (globs_report(o.globs, &opt))
+		o.status = EXIT_INPUT;
 	if (script_end(&o) < 0) {
 		fputs("sdt-list: out of memory\n", stderr);
 		o.status = EXIT_INPUT;
@@ -361,6 +369,7 @@ int main(int argc, char **argv)
 		r = EXIT_INPUT;
 	}
 out:
+	globs_free(o.globs);
 	free(in.pids);
 	free(in.files);
 	free(opt.patterns);

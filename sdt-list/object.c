@@ -93,15 +93,30 @@ const struct sdt_probe *group_probe(const struct object *obj,
 	return &obj->f->probes[obj->sites[g->first]];
 }
 
+int object_wanted_by(const char *pattern, const struct sdt_note *n)
+{
+	char buf[512], *full = buf;
+	size_t lp = strlen(n->provider), ln = strlen(n->name);
+	int r;
+
+	/* Names are as long as the note makes them: never cut one short. */
+	if (lp + ln + 2 > sizeof(buf) && !(full = malloc(lp + ln + 2)))
+		return 0;
+	memcpy(full, n->provider, lp);
+	full[lp] = ':';
+	memcpy(full + lp + 1, n->name, ln + 1);
+	r = !fnmatch(pattern, full, 0);
+	if (full != buf)
+		free(full);
+	return r;
+}
+
 int object_wanted(const struct opts *o, const struct sdt_note *n)
 {
-	char full[512];
-
 	if (!o->npatterns)
 		return 1;
-	snprintf(full, sizeof(full), "%s:%s", n->provider, n->name);
 	for (size_t i = 0; i < o->npatterns; i++) {
-		if (!fnmatch(o->patterns[i], full, 0))
+		if (object_wanted_by(o->patterns[i], n))
 			return 1;
 	}
 	return 0;

@@ -188,6 +188,20 @@ struct script *script_object(struct out *o, const struct object *obj,
 	return relocatable(sc->body, obj, lead) ? NULL : sc;
 }
 
+/*
+ * bpftrace refuses a program without a probe ("unexpected end of file"):
+ * rather than write one, say why on stderr, with the comments that tell
+ * why each probe was left out, and exit 2.
+ */
+static void no_program(struct out *o, const struct script *sc)
+{
+	fputs("sdt-list: no probe for bpftrace to trace: no program "
+	      "written\n",
+	      stderr);
+	fwrite(sc->body_buf, 1, sc->body_len, stderr);
+	o->status = EXIT_INPUT;
+}
+
 int script_end(struct out *o)
 {
 	struct script *sc = o->script;
@@ -198,15 +212,16 @@ int script_end(struct out *o)
 		return 0;
 	if (fclose(sc->body) || fclose(sc->events) || sc->bad_memory)
 		r = -1;
-	if (!r) {
+	if (!r && !perf && !sc->sites) {
+		no_program(o, sc);
+	} else if (!r) {
 		if (perf)
 			perf_header(o->f, o, sc);
 		else
 			bt_header(o->f, o, sc);
 		fwrite(sc->body_buf, 1, sc->body_len, o->f);
 		if (!sc->body_len)
-			fprintf(o->f, "%s no probe matches\n",
-				perf ? "#" : "\n//");
+			fputs("# no probe to trace\n", o->f);
 		if (perf && sc->events_len)
 			fprintf(o->f, "# remove the events: perf probe%s\n",
 				sc->events_buf);

@@ -275,6 +275,7 @@ struct out {
 	const struct opts *o;
 	int json_first;
 	struct script *script; /* --bpftrace, --perf: written at the end */
+	struct globs *globs;   /* which globs matched */
 	int status;
 	FILE *f;
 };
@@ -292,6 +293,21 @@ const struct sdt_probe *group_probe(const struct object *obj,
 
 /* The probes a glob of the command line selects (all without globs). */
 int object_wanted(const struct opts *o, const struct sdt_note *n);
+/* Probe N's PROVIDER:NAME matches glob PATTERN. */
+int object_wanted_by(const char *pattern, const struct sdt_note *n);
+
+/*
+ * --- globs.c ---
+ * Which globs matched a probe of some input; at the end, each that did
+ * not is an error naming the nearest probes. globs_new() is NULL when
+ * out of memory; globs_report() returns 1 when some glob matched nothing.
+ */
+struct globs;
+struct globs *globs_new(const struct opts *o);
+void globs_see(struct globs *gs, const struct opts *o,
+	       const struct object *obj);
+int globs_report(const struct globs *gs, const struct opts *o);
+void globs_free(struct globs *gs);
 
 /* Facts about one site, for every output. */
 struct site {

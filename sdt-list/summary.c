@@ -212,10 +212,33 @@ static int summary_probe(FILE *out, struct out *o, struct object *obj,
 	return verdict_problems(out, obj, g) | bad;
 }
 
+/*
+ * --check: one line per object, so that a check that found nothing wrong
+ * still says what it checked.
+ */
+static void check_line(FILE *out, const struct object *obj, size_t shown,
+		       size_t sites, size_t bad)
+{
+	put_text(out, obj->name);
+	if (bad)
+		fprintf(out,
+			": check failed: %zu of %zu probe%s with problems "
+			"(above)\n",
+			bad, shown, shown == 1 ? "" : "s");
+	else if (shown)
+		fprintf(out,
+			": check passed: %zu probe%s, %zu site%s: libbpf, "
+			"bcc/bpftrace, gdb and perf read every argument\n",
+			shown, shown == 1 ? "" : "s", sites,
+			sites == 1 ? "" : "s");
+	else
+		fprintf(out, ": nothing to check: %s\n",
+			obj->ngroups ? "no probe selected" : "no probes");
+}
+
 void summary_object(struct out *o, struct object *obj)
 {
-	size_t shown = 0;
-	int bad = 0;
+	size_t shown = 0, sites = 0, nbad = 0;
 
 	if (o->o->headers) {
 		put_object_heading(o->f, obj);
@@ -225,14 +248,17 @@ void summary_object(struct out *o, struct object *obj)
 		if (!object_wanted(o->o,
 				   &group_probe(obj, &obj->groups[g])->note))
 			continue;
-		bad |= summary_probe(o->f, o, obj, &obj->groups[g]);
+		nbad += summary_probe(o->f, o, obj, &obj->groups[g]) != 0;
 		shown++;
+		sites += obj->groups[g].count;
 	}
-	if (!shown && !o->o->headers) {
+	if (o->o->check)
+		check_line(o->f, obj, shown, sites, nbad);
+	/* A glob that matches nothing is an error of its own (globs.c). */
+	else if (!shown && !o->o->headers && !o->o->npatterns) {
 		put_text(o->f, obj->name);
-		fputs(obj->ngroups ? ": no probe matches\n" : ": no probes\n",
-		      o->f);
+		fputs(": no probes\n", o->f);
 	}
-	if (bad && o->status == 0)
+	if (nbad && o->status == 0)
 		o->status = EXIT_CHECK;
 }

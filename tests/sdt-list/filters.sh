@@ -12,8 +12,11 @@ grep -q 'probes:regs' "$T/out" && fail "glob kept a probe it excludes"
 n=$("$SDT_LIST" --json "$T/p" '*:regs' '*:cst' |
 	python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
 expect_eq "sites matching two globs" 2 "$n"
-n=$("$SDT_LIST" --json "$T/p" 'nomatch:*' |
-	python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+# A glob matching nothing is an error (exit 2, tests/sdt-list/globs.sh),
+# and the JSON stays valid.
+"$SDT_LIST" --json "$T/p" 'nomatch:*' >"$T/none.json" 2>/dev/null
+expect_eq "--json, a glob matching nothing: status" 2 $?
+n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$T/none.json")
 expect_eq "sites matching nothing" 0 "$n"
 
 "$SDT_LIST" --check "$T/p" >"$T/out"
@@ -34,7 +37,10 @@ int main(int argc, char **argv)
 C
 $CC -O2 -o "$T/clean" "$T/clean.c" || fail "build clean"
 "$SDT_LIST" --check "$T/clean" >"$T/out" || fail "--check on a clean binary: $(cat "$T/out")"
-expect_eq "--check on a clean binary: one line" 1 "$(wc -l <"$T/out")"
+expect_eq "--check on a clean binary: the probe and the verdict" \
+"clean:two(int32, uint64)  1 site
+$T/clean: check passed: 1 probe, 1 site: libbpf, bcc/bpftrace, gdb and perf read every argument" \
+	"$(cat "$T/out")"
 "$SDT_LIST" -v --check "$T/clean" >"$T/out" || fail "-v --check on a clean binary: $(cat "$T/out")"
 grep -q 'libbpf yes, bcc/bpftrace yes, gdb yes, perf yes' "$T/out" ||
 	fail "clean verdicts: $(cat "$T/out")"

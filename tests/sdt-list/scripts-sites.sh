@@ -170,8 +170,12 @@ expect_eq "blocks for a shared file" 1 "$(grep -c '^usdt:' "$T/two.bt")"
 grep -qx "usdt:\"/proc/$hpid/root$lib\":sites:wide" "$T/two.bt" || fail "two -p: $(cat "$T/two.bt")"
 grep -qx "// $lib of pid $hpid2: the same file as above" "$T/two.bt" || fail "two -p: $(cat "$T/two.bt")"
 grep -q '^// Run: bpftrace THIS-FILE (attached by path' "$T/two.bt" || fail "two -p run line: $(cat "$T/two.bt")"
-"$SDT_LIST" --bpftrace -p "$hpid" 'nomatch:*' >"$T/none.bt" || fail "--bpftrace -p, no match"
-grep -qx '// no probe matches' "$T/none.bt" || fail "no match: $(cat "$T/none.bt")"
+# Nothing to trace: no program (bpftrace refuses one without a probe).
+"$SDT_LIST" --bpftrace -p "$hpid" 'nomatch:*' >"$T/none.bt" 2>"$T/none.err"
+expect_eq "--bpftrace -p, no match: status" 2 $?
+[ -s "$T/none.bt" ] && fail "no match: a program was written: $(cat "$T/none.bt")"
+grep -qx "sdt-list: no probe matches \`nomatch:\*'" "$T/none.err" ||
+	fail "no match: $(cat "$T/none.err")"
 
 # --perf: an event per site where the fields differ; the commands run.
 need_cmd perf
@@ -230,13 +234,18 @@ note "perf -p: through /proc/PID/root, values recorded"
 mkdir -p "$T/c:d" "$T/$(printf 'r\342\200\256l')"
 cp "$T/main" "$lib" "$T/c:d/"
 cp "$lib" "$T/$(printf 'r\342\200\256l')/"
-"$SDT_LIST" --bpftrace "$T/c:d/libsites.so" >"$T/colon.bt" || fail "--bpftrace on c:d"
-grep -q "^// left out: bpftrace 0.17 cannot attach to a path holding \`:'" "$T/colon.bt" ||
-	fail "no comment for a path with a colon: $(cat "$T/colon.bt")"
-if grep -q '^usdt:' "$T/colon.bt"; then fail "a block for a path with a colon"; fi
+# With no probe left to trace, no program (bpftrace would refuse it): the
+# reason goes to stderr, and the status is 2.
+"$SDT_LIST" --bpftrace "$T/c:d/libsites.so" >"$T/colon.bt" 2>"$T/colon.err"
+expect_eq "--bpftrace on c:d: status" 2 $?
+[ -s "$T/colon.bt" ] && fail "a program with no probe: $(cat "$T/colon.bt")"
+grep -q "^// left out: bpftrace 0.17 cannot attach to a path holding \`:'" "$T/colon.err" ||
+	fail "no comment for a path with a colon: $(cat "$T/colon.err")"
 for f in --bpftrace --perf; do
-	"$SDT_LIST" $f "$T/$(printf 'r\342\200\256l')/libsites.so" >"$T/bidi.out" ||
-		fail "$f on the bidi path"
+	"$SDT_LIST" $f "$T/$(printf 'r\342\200\256l')/libsites.so" >"$T/bidi.out" 2>&1
+	rc=$?
+	[ $rc = 0 ] || { [ $f = --bpftrace ] && [ $rc = 2 ]; } ||
+		fail "$f on the bidi path: status $rc"
 	if LC_ALL=C grep -q "$(printf '\342\200\256')" "$T/bidi.out"; then
 		fail "$f printed U+202E raw: $(cat "$T/bidi.out")"
 	fi
