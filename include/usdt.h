@@ -104,15 +104,41 @@
 
 #include "sys/sdt.h"
 
-#ifndef SDTKIT_SDT_H
+/*
+ * Where this header cannot work, one #error says why, and the rest of it
+ * is left out: its macros over another <sys/sdt.h> would bury that line
+ * under dozens of errors. Stand-ins for the API keep the unit's own uses
+ * of it from adding more.
+ */
+#if !defined(SDTKIT_SDT_H)
 #error "usdt.h: SystemTap's <sys/sdt.h> was included first; include <usdt.h> (or sdtkit's <sys/sdt.h>) before it"
-#endif
-#ifndef _SDT_NARG
+#define _USDT_STOP 1
+#elif !defined(_SDT_NARG)
 #error "usdt.h: needs variadic macros: C99 or C++11 (or define SDT_USE_VARIADIC)"
-#endif
-#ifdef __ASSEMBLER__
+#define _USDT_STOP 1
+#elif defined(__ASSEMBLER__)
 #error "usdt.h: for C and C++; in .S files use <sys/sdt.h>'s STAP_PROBEV"
+#define _USDT_STOP 1
 #endif
+
+#ifdef _USDT_STOP
+#ifndef __ASSEMBLER__
+struct usdt_sema {
+	volatile unsigned short active;
+};
+#define USDT_SEMA(sema) __usdt_sema_##sema
+#define USDT_DEFINE_SEMA(sema) struct usdt_sema USDT_SEMA(sema) = { 0 }
+#define USDT_DECLARE_SEMA(sema) extern struct usdt_sema USDT_SEMA(sema)
+#define USDT_SEMA_IS_ACTIVE(sema) (USDT_SEMA(sema).active != 0)
+#define USDT_IS_ACTIVE(group, name) 0
+#if (defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L) ||             \
+	(defined(__cplusplus) && __cplusplus >= 201103L)
+#define USDT(...) do { } while (0)
+#define USDT_WITH_SEMA(...) do { } while (0)
+#define USDT_WITH_EXPLICIT_SEMA(...) do { } while (0)
+#endif
+#endif
+#else /* _USDT_STOP: the header */
 
 /* A semaphore: tracers count .active up while attached. */
 struct usdt_sema {
@@ -499,4 +525,5 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 		_USDT_BASE_##n(group, name);                                   \
 	} while (0)
 
+#endif /* _USDT_STOP */
 #endif /* SDTKIT_USDT_H */

@@ -139,9 +139,28 @@ expect_error "C89" "variadic macros" gcc -std=c89 -I"$SDT_INCLUDE" -c "$T/c89.c"
 stap=$(echo '#include <sys/sdt.h>' | gcc -E -H -x c - -o /dev/null 2>&1 | sed -n 's/^\. //p' | head -n 1)
 if [ -n "$stap" ] && ! grep -q SDTKIT_SDT_H "$stap"; then
 	mkdir -p "$T/inc" && cp -r "$SDT_INCLUDE/sys" "$SDT_INCLUDE/usdt.h" "$T/inc/"
-	printf '#include <sys/sdt.h>\n#include "inc/usdt.h"\n' >"$T/stap-first.c"
-	expect_error "SystemTap's sys/sdt.h first" "SystemTap's <sys/sdt.h> was included first" \
-		gcc -c "$T/stap-first.c" -o "$T/x.o"
+	cat >"$T/stap-first.c" <<'C'
+#include <sys/sdt.h>
+#include "inc/usdt.h"
+USDT_DEFINE_SEMA(shared);
+int main(int argc, char **argv)
+{
+	if (USDT_IS_ACTIVE(app, req))
+		USDT_WITH_SEMA(app, req, argc);
+	USDT(app, start, argc, argv);
+	USDT_WITH_EXPLICIT_SEMA(shared, app, done, argc);
+	return USDT_SEMA_IS_ACTIVE(shared);
+}
+C
+	# The #error stands alone: the API's uses add no error of their own.
+	for cc in gcc clang "g++ -x c++" "clang++ -x c++"; do
+		command -v ${cc%% *} >/dev/null 2>&1 || continue
+		expect_error "$cc: SystemTap's sys/sdt.h first" \
+			"SystemTap's <sys/sdt.h> was included first" \
+			$cc -c "$T/stap-first.c" -o "$T/x.o"
+		expect_eq "$cc: SystemTap's sys/sdt.h first: errors" 1 \
+			"$(grep -c 'error:' "$T/err.log")"
+	done
 else
 	note "SystemTap's <sys/sdt.h> is not installed: its case not checked"
 fi
