@@ -148,6 +148,53 @@ static void bt_printf(FILE *out, const struct sdt_probe *p,
 	fputs(");\n", out);
 }
 
+/* Some argument the printf shows is read with str(). */
+static int bt_reads_string(const struct signature *sig, unsigned shown)
+{
+	for (unsigned i = 0; i < shown; i++) {
+		if (sig->args[i].is_string)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The printf of the arguments, then the fields of the structs they point
+ * at (btstruct.c), with a word beside any str(): a string in a page the
+ * program has not touched yet reads as empty, and a user who sees that on
+ * a first hit should know why (docs/tracers.md).
+ */
+static void bt_fields(FILE *out, const struct object *obj,
+		      const struct sdt_probe *p, const struct group_sig *gs,
+		      unsigned shown)
+{
+	char *fields = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&fields, &len);
+	int strings = bt_reads_string(&gs->sig, shown);
+
+	if (m) {
+		layout_bt_probe(m, obj, p, &gs->sig, shown);
+		if (fclose(m) != 0 || !fields) {
+			free(fields);
+			fields = NULL;
+			len = 0;
+		}
+		strings |= fields && strstr(fields, "str(") != NULL;
+	}
+	if (strings)
+		fputs("\t// str() can print \"\" on a first hit: BPF cannot "
+		      "fault in a page the program has not touched yet "
+		      "(docs/tracers.md)\n",
+		      out);
+	bt_printf(out, p, gs, shown);
+	if (fields)
+		fwrite(fields, 1, len, out);
+	else if (!m) /* no memory for the detour: straight out */
+		layout_bt_probe(out, obj, p, &gs->sig, shown);
+	free(fields);
+}
+
 static void bt_probe(struct script *sc, const struct object *obj,
 		     const struct group *g, const char *path)
 {
@@ -177,8 +224,7 @@ static void bt_probe(struct script *sc, const struct object *obj,
 			"address there\n",
 			stale, g->count);
 	shown = bt_comments(out, obj, &gs);
-	bt_printf(out, p, &gs, shown);
-	layout_bt_probe(out, obj, p, &gs.sig, shown);
+	bt_fields(out, obj, p, &gs, shown);
 	fputs("}\n", out);
 	sc->sites += g->count;
 	for (unsigned i = 0; i < shown; i++)

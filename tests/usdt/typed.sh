@@ -71,6 +71,9 @@ exe=$T/typed-gcc-O2
 "$SDT_LIST" --bpftrace "$exe" 'typed:open' 'typed:bytes' >typed.bt ||
 	fail "sdt-list --bpftrace"
 grep -q 'str(arg0)' typed.bt || fail "no str() in the program: $(cat typed.bt)"
+# Beside each str(), why it may print nothing on a first hit.
+expect_eq "a comment before each printf with str()" 2 \
+	"$(grep -B1 'str(arg0)' typed.bt | grep -c '// str() can print "" on a first hit: .*(docs/tracers.md)$')"
 bpftrace_run typed.bt -c "$exe /tmp/typed-path" >bt.out ||
 	fail "bpftrace refused the program: $(cat bt.out)"
 grep -qx 'typed:open arg0=/tmp/typed-path arg1=2 arg2=6' bt.out ||
