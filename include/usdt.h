@@ -57,6 +57,14 @@
  * bytes lie in memory: a tracer reads the first field of a small struct
  * the way it would through a pointer. Pass a pointer for the rest.
  *
+ * The note gives each argument's place and size only; the type the
+ * compiler sees (integers, bool, char *, const char *, other pointers,
+ * float, double) is also recorded beside it, as a .d file's would be, so
+ * sdt-list shows `app:open(const char *, int)' and its bpftrace program
+ * prints the string. The record is data in a section never loaded: the
+ * probe's code and note stay exactly as without it (see "Argument types"
+ * below).
+ *
  * Knobs, defined before the first #include of this header or of
  * <sys/sdt.h>:
  *   USDT_NOP	the probe's instruction(s), used as written: e.g. a 5-byte
@@ -66,6 +74,7 @@
  *   SDTKIT_FAST_ATTACH	(x86_64) <sys/sdt.h>'s site that newer libbpf
  *		enters with a call instead of a trap, red zone kept safe
  *		(docs/fast-attach.md). USDT_NOP, when defined, wins.
+ *   SDTKIT_NO_TYPES	leaves the argument-type records out.
  *   USDT_ARG_CONSTRAINT	accepted and ignored. It lets libbpf's header
  *		hand the compiler a freer operand choice (its default "nor"
  *		allows constants and memory operands, which some tracers cannot

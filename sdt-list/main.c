@@ -15,7 +15,8 @@
  *
  * Exit status: 0 all listed; 1 --check found a probe some consumer cannot
  * read; 2 some input could not be read (each one named on stderr; the
- * others are still listed) or the command line was wrong.
+ * others are still listed), a glob matched no probe (globs.c), or the
+ * command line was wrong.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h" /* PACKAGE_VERSION */
@@ -184,7 +185,7 @@ static void usage(FILE *out)
 	      "  -V, --version  the version of sdtkit this is\n"
 	      "An argument that names no file and holds a `:' is a glob on\n"
 	      "PROVIDER:NAME. Exit: 0 ok, 1 --check found unreadable probes,\n"
-	      "2 an input could not be read.\n",
+	      "2 an input could not be read or a glob matched no probe.\n",
 	      out);
 }
 
