@@ -30,11 +30,13 @@ same_code() {
 built=0
 for cc in gcc clang g++ clang++; do
 	command -v $cc >/dev/null 2>&1 || { note "no $cc"; continue; }
-	case $cc in
-	*++) lang="-x c++ -std=c++11" ;;
-	*) lang="-std=c99" ;;
-	esac
 	for opt in -O0 -O2; do
+		# C99 takes the GNU C type comparison, C11 _Generic: both.
+		case $cc$opt in
+		*++*) lang="-x c++ -std=c++11" ;;
+		*-O0) lang="-std=c99" ;;
+		*) lang="-std=c11" ;;
+		esac
 		exe=$T/typed-$cc$opt
 		# shellcheck disable=SC2086
 		$cc $lang $opt -pedantic -Wall -Wextra -Werror -I"$SDT_INCLUDE" \
