@@ -331,7 +331,7 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 #define _USDT_ARG(v) __builtin_choose_expr(_USDT_SCALAR(v), (v), _USDT_BYTES(v))
 /*
  * The type code of local v (see "Argument types" below): _Generic where
- * the language has it (a quarter of the text to compile), else GNU C's
+ * the language has it (half the text to compile), else GNU C's
  * type comparison, which every standard takes.
  */
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
