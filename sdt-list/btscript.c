@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+#include "contract.h"
+int btscript_main(int argc, char **argv) { (void)argc; (void)argv; return 2; }
