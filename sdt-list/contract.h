@@ -47,6 +47,12 @@ void side_close(struct side *s);
 /* Some site of G has a semaphore. */
 int group_has_semaphore(const struct object *obj, const struct group *g);
 
+/*
+ * Some site of G is in code. A linker that drops a function (--gc-sections)
+ * may keep its note: such a probe is gone for every tracer.
+ */
+int group_is_live(const struct object *obj, const struct group *g);
+
 /* The probe PROVIDER:NAME of OBJ, or NULL. */
 const struct group *object_find_group(const struct object *obj,
 				      const char *provider, const char *name);

@@ -225,6 +225,16 @@ static void compare_probe(struct diff_run *d, struct probe_pair *pp)
 /* ------------------------------------------------------------------ */
 /* Comparing two objects                                               */
 
+/* OBJ's probe named as N, when some site of it is in code. */
+static const struct group *live_group(const struct object *obj,
+				      const struct sdt_note *n)
+{
+	const struct group *g =
+		obj ? object_find_group(obj, n->provider, n->name) : NULL;
+
+	return g && group_is_live(obj, g) ? g : NULL;
+}
+
 /* OLD's probes against NEW's (either may be NULL: the object is gone). */
 static void compare_objects(struct diff_run *d, const struct object *old,
 			    const struct object *new)
@@ -236,9 +246,9 @@ static void compare_objects(struct diff_run *d, const struct object *old,
 		pp.note = &group_probe(old, pp.og)->note;
 		if (!wanted(d, pp.note))
 			continue;
-		pp.ng = new ? object_find_group(new, pp.note->provider,
-						pp.note->name)
-			    : NULL;
+		if (!group_is_live(old, pp.og))
+			continue;
+		pp.ng = live_group(new, pp.note);
 		if (!pp.ng) {
 			d->removed++;
 			change(d, &pp, CH_REMOVED, -1, NULL, NULL, 1);
@@ -253,8 +263,7 @@ static void compare_objects(struct diff_run *d, const struct object *old,
 		pp.note = &group_probe(new, pp.ng)->note;
 		if (!wanted(d, pp.note))
 			continue;
-		if (old &&
-		    object_find_group(old, pp.note->provider, pp.note->name))
+		if (!group_is_live(new, pp.ng) || live_group(old, pp.note))
 			continue;
 		d->added++;
 		change(d, &pp, CH_ADDED, -1, NULL, NULL, 0);

@@ -31,5 +31,6 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/diff.c \
 	sdt-list/against.c \
 	sdt-list/btscript.c
-sdt_list_sdt_list_LDADD = $(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la
+sdt_list_sdt_list_LDADD = dtrace-gen/libsdtdparse.la \
+	$(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la
 dist_man_MANS += sdt-list/sdt-list.1

@@ -11,6 +11,7 @@
  * are called: libfoo.so.1.2.0 and libfoo.so.1.3.1), else "the program"
  * for a process's executable, else the file's base name.
  */
+#include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,18 @@ int side_open_arg(struct side *s, int argc, char **argv, int *i)
 		fputs(": ", stderr);
 		put_text(stderr, s->warning);
 		fputc('\n', stderr);
+	}
+	return 0;
+}
+
+int group_is_live(const struct object *obj, const struct group *g)
+{
+	if (obj->f->type == ET_REL)
+		return 1;
+	for (size_t i = 0; i < g->count; i++) {
+		if (sdt_probe_in_code(
+			    obj->f, &obj->f->probes[obj->sites[g->first + i]]))
+			return 1;
 	}
 	return 0;
 }
