@@ -27,8 +27,8 @@ struct side_object {
 };
 
 struct side {
-	char name[64]; /* the file's path (cut) or "pid N" for messages */
-	int pid;       /* 0: a file */
+	char name[4096]; /* the file's path or "pid N", for messages */
+	int pid;	 /* 0: a file */
 	struct proc proc;
 	int proc_open;
 	struct side_object *objs; /* the objects with probes (a file: one) */
