@@ -44,7 +44,7 @@ struct against_run {
 
 static int is_linked(const struct side *s)
 {
-	return s->n && s->objs[0].f.type != ET_REL;
+	return s->n && s->objs[0]->f.type != ET_REL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -103,7 +103,7 @@ static void find_probe(const struct against_run *r, const struct dg_probe *p,
 {
 	memset(fd, 0, sizeof(*fd));
 	for (size_t i = 0; i < r->nfiles; i++) {
-		const struct side_object *so = &r->files[i].objs[0];
+		const struct side_object *so = r->files[i].objs[0];
 		const struct group *g;
 
 		if (!r->files[i].n)

@@ -344,15 +344,15 @@ static void check_attach(struct bt_run *r, const struct attach *a)
 
 	r->attach_points++;
 	for (size_t i = 0; i < r->side.n; i++) {
-		if (names_object(a->path, &r->side.objs[i])) {
+		if (names_object(a->path, r->side.objs[i])) {
 			named++;
-			matched += check_in(r, a, &r->side.objs[i]);
+			matched += check_in(r, a, r->side.objs[i]);
 		}
 	}
 	/* Written for another build: the question is whether this one has it.
 	 */
 	for (size_t i = 0; !named && i < r->side.n; i++)
-		matched += check_in(r, a, &r->side.objs[i]);
+		matched += check_in(r, a, r->side.objs[i]);
 	if (matched)
 		return;
 	problem(r, a, r->side.name);

@@ -31,8 +31,9 @@ struct side {
 	int pid;	 /* 0: a file */
 	struct proc proc;
 	int proc_open;
-	struct side_object *objs; /* the objects with probes (a file: one) */
+	struct side_object **objs; /* the objects with probes (a file: one) */
 	size_t n;
+	size_t slots;	   /* allocated objects: n, and one being opened */
 	char warning[256]; /* a file's notes were partly unreadable */
 };
 

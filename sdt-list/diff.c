@@ -60,6 +60,7 @@ struct diff_run {
 	int json_first; /* no change printed yet in this pair */
 	unsigned added, removed, changed, breaking;
 	int changed_this; /* the current probe already counted as changed */
+	int failed;	  /* out of memory: the comparison is incomplete */
 };
 
 /* Both sides of one probe, or one side when it was added or removed. */
@@ -225,30 +226,82 @@ static void compare_probe(struct diff_run *d, struct probe_pair *pp)
 /* ------------------------------------------------------------------ */
 /* Comparing two objects                                               */
 
-/* OBJ's probe named as N, when some site of it is in code. */
-static const struct group *live_group(const struct object *obj,
-				      const struct sdt_note *n)
-{
-	const struct group *g =
-		obj ? object_find_group(obj, n->provider, n->name) : NULL;
+struct named_group {
+	const struct sdt_note *note;
+	const struct group *g;
+};
 
-	return g && group_is_live(obj, g) ? g : NULL;
+static int cmp_named(const void *a, const void *b)
+{
+	const struct named_group *x = a, *y = b;
+	int r = strcmp(x->note->provider, y->note->provider);
+
+	return r ? r : strcmp(x->note->name, y->note->name);
 }
 
-/* OLD's probes against NEW's (either may be NULL: the object is gone). */
-static void compare_objects(struct diff_run *d, const struct object *old,
-			    const struct object *new)
+/*
+ * OBJ's live probes by provider:name, so the report reads the same
+ * whatever order a compiler laid the sites out in. NULL: none or no memory
+ * (*N says which: 0 for none).
+ */
+static struct named_group *sorted_groups(const struct object *obj, size_t *n)
+{
+	struct named_group *v;
+
+	*n = 0;
+	if (!obj || !obj->ngroups)
+		return NULL;
+	v = calloc(obj->ngroups, sizeof(*v));
+	if (!v) {
+		*n = (size_t)-1;
+		return NULL;
+	}
+	for (size_t i = 0; i < obj->ngroups; i++) {
+		if (!group_is_live(obj, &obj->groups[i]))
+			continue;
+		v[*n].g = &obj->groups[i];
+		v[*n].note = &group_probe(obj, v[*n].g)->note;
+		++*n;
+	}
+	qsort(v, *n, sizeof(*v), cmp_named);
+	return v;
+}
+
+static const struct group *find_named(const struct named_group *v, size_t n,
+				      const struct sdt_note *note)
+{
+	struct named_group key = { .note = note };
+	const struct named_group *hit;
+
+	if (!n)
+		return NULL;
+	hit = bsearch(&key, v, n, sizeof(*v), cmp_named);
+	return hit ? hit->g : NULL;
+}
+
+/*
+ * OLD's probes against NEW's (either may be NULL: the object is gone), in
+ * one merge of the two sorted lists. -1 when out of memory.
+ */
+static int compare_objects(struct diff_run *d, const struct object *old,
+			   const struct object *new)
 {
 	struct probe_pair pp = { .old = old, .new = new };
+	size_t no, nn;
+	struct named_group *vo = sorted_groups(old, &no);
+	struct named_group *vn = sorted_groups(new, &nn);
 
-	for (size_t i = 0; old && i < old->ngroups; i++) {
-		pp.og = &old->groups[i];
-		pp.note = &group_probe(old, pp.og)->note;
+	if (no == (size_t)-1 || nn == (size_t)-1) {
+		free(vo);
+		free(vn);
+		return -1;
+	}
+	for (size_t i = 0; i < no; i++) {
+		pp.og = vo[i].g;
+		pp.note = vo[i].note;
 		if (!wanted(d, pp.note))
 			continue;
-		if (!group_is_live(old, pp.og))
-			continue;
-		pp.ng = live_group(new, pp.note);
+		pp.ng = find_named(vn, nn, pp.note);
 		if (!pp.ng) {
 			d->removed++;
 			change(d, &pp, CH_REMOVED, -1, NULL, NULL, 1);
@@ -258,16 +311,17 @@ static void compare_objects(struct diff_run *d, const struct object *old,
 		group_signature(new, pp.ng, &pp.ns);
 		compare_probe(d, &pp);
 	}
-	for (size_t i = 0; new &&i < new->ngroups; i++) {
-		pp.ng = &new->groups[i];
-		pp.note = &group_probe(new, pp.ng)->note;
-		if (!wanted(d, pp.note))
-			continue;
-		if (!group_is_live(new, pp.ng) || live_group(old, pp.note))
+	for (size_t i = 0; i < nn; i++) {
+		pp.ng = vn[i].g;
+		pp.note = vn[i].note;
+		if (!wanted(d, pp.note) || find_named(vo, no, pp.note))
 			continue;
 		d->added++;
 		change(d, &pp, CH_ADDED, -1, NULL, NULL, 0);
 	}
+	free(vo);
+	free(vn);
+	return 0;
 }
 
 static void pair_begin(struct diff_run *d, const struct side_object *a,
@@ -312,8 +366,8 @@ static void pair_end(struct diff_run *d)
 static const struct side_object *find_key(const struct side *s, const char *key)
 {
 	for (size_t i = 0; i < s->n; i++) {
-		if (!strcmp(s->objs[i].key, key))
-			return &s->objs[i];
+		if (!strcmp(s->objs[i]->key, key))
+			return s->objs[i];
 	}
 	return NULL;
 }
@@ -322,7 +376,8 @@ static void compare_pair(struct diff_run *d, const struct side_object *a,
 			 const struct side_object *b, int *first_pair)
 {
 	pair_begin(d, a, b, first_pair);
-	compare_objects(d, a ? &a->obj : NULL, b ? &b->obj : NULL);
+	if (compare_objects(d, a ? &a->obj : NULL, b ? &b->obj : NULL) < 0)
+		d->failed = 1;
 	pair_end(d);
 }
 
@@ -336,15 +391,15 @@ static void compare_sides(struct diff_run *d, const struct side *old,
 	int first = 1;
 
 	if (!old->pid && !new->pid) {
-		compare_pair(d, &old->objs[0], &new->objs[0], &first);
+		compare_pair(d, old->objs[0], new->objs[0], &first);
 		return;
 	}
 	for (size_t i = 0; i < old->n; i++)
-		compare_pair(d, &old->objs[i], find_key(new, old->objs[i].key),
+		compare_pair(d, old->objs[i], find_key(new, old->objs[i]->key),
 			     &first);
 	for (size_t i = 0; i < new->n; i++) {
-		if (!find_key(old, new->objs[i].key))
-			compare_pair(d, NULL, &new->objs[i], &first);
+		if (!find_key(old, new->objs[i]->key))
+			compare_pair(d, NULL, new->objs[i], &first);
 	}
 }
 
@@ -433,9 +488,12 @@ int diff_main(int argc, char **argv)
 			fputs("{\"pairs\":[", d.out);
 		compare_sides(&d, &sides[0], &sides[1]);
 		summary(&d);
-		r = sides[0].warning[0] || sides[1].warning[0] ? EXIT_INPUT
-		    : d.breaking			       ? EXIT_CHECK
-							       : 0;
+		if (d.failed)
+			fputs("sdt-list: --diff: out of memory\n", stderr);
+		r = d.failed || sides[0].warning[0] || sides[1].warning[0]
+			    ? EXIT_INPUT
+		    : d.breaking ? EXIT_CHECK
+				 : 0;
 	}
 	for (size_t i = 0; i < nsides; i++)
 		side_close(&sides[i]);

@@ -18,16 +18,27 @@
 
 #include "contract.h"
 
+/*
+ * A cleared object in slot N, the one after the kept ones: each is
+ * allocated alone, since an open object points into itself. A slot not
+ * kept (no probes) is reused by the next call and freed by side_close().
+ */
 static struct side_object *side_grow(struct side *s)
 {
-	struct side_object *n;
+	struct side_object **v;
 
-	n = realloc(s->objs, (s->n + 1) * sizeof(*n));
-	if (!n)
-		return NULL;
-	s->objs = n;
-	memset(&n[s->n], 0, sizeof(n[s->n]));
-	return &n[s->n];
+	if (s->n == s->slots) {
+		v = realloc(s->objs, (s->slots + 1) * sizeof(*v));
+		if (!v)
+			return NULL;
+		s->objs = v;
+		v[s->slots] = malloc(sizeof(**v));
+		if (!v[s->slots])
+			return NULL;
+		s->slots++;
+	}
+	memset(s->objs[s->n], 0, sizeof(*s->objs[s->n]));
+	return s->objs[s->n];
 }
 
 static const char *base_name(const char *path)
@@ -137,15 +148,18 @@ int side_open_pid(struct side *s, int pid, char *err, size_t len)
 
 void side_close(struct side *s)
 {
-	for (size_t i = 0; i < s->n; i++) {
-		object_fini(&s->objs[i].obj);
-		sdt_elf_close(&s->objs[i].f);
+	for (size_t i = 0; i < s->slots; i++) {
+		if (i < s->n) {
+			object_fini(&s->objs[i]->obj);
+			sdt_elf_close(&s->objs[i]->f);
+		}
+		free(s->objs[i]);
 	}
 	free(s->objs);
 	if (s->proc_open)
 		proc_close(&s->proc);
 	s->objs = NULL;
-	s->n = 0;
+	s->n = s->slots = 0;
 	s->proc_open = 0;
 }
 

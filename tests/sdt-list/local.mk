@@ -23,7 +23,8 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/scripts.sh \
 	tests/sdt-list/scripts-sites.sh \
 	tests/sdt-list/filters.sh \
-	tests/sdt-list/fuzz.sh
+	tests/sdt-list/fuzz.sh \
+	tests/sdt-list/contract-diff.sh
 TESTS += $(SDT_LIST_TESTS)
 EXTRA_DIST += $(SDT_LIST_TESTS) \
 	tests/sdt-list/lib.sh \
