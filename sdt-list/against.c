@@ -126,24 +126,78 @@ static void find_probe(const struct against_run *r, const struct dg_probe *p,
 	}
 }
 
+/*
+ * Whether object SO went into the link, as far as its probes tell: 1 when
+ * another of its probes is live in a linked file, 0 when none is, -1 when
+ * it has no other probe to tell by.
+ */
+static int object_was_linked(const struct against_run *r,
+			     const struct side_object *so,
+			     const struct dg_probe *p)
+{
+	int others = 0;
+
+	for (size_t i = 0; i < so->obj.ngroups; i++) {
+		const struct sdt_note *n =
+			&group_probe(&so->obj, &so->obj.groups[i])->note;
+
+		if (!strcmp(n->provider, p->provider) &&
+		    !strcmp(n->name, p->name))
+			continue;
+		others = 1;
+		for (size_t k = 0; k < r->nfiles; k++) {
+			const struct side *f = &r->files[k];
+			const struct group *g;
+
+			if (!is_linked(f))
+				continue;
+			g = object_find_group(&f->objs[0]->obj, n->provider,
+					      n->name);
+			if (g && group_is_live(&f->objs[0]->obj, g))
+				return 1;
+		}
+	}
+	return others ? 0 : -1;
+}
+
+static void report_in_object(const struct against_run *r,
+			     const struct dg_probe *p, const struct found *fd)
+{
+	int linked = object_was_linked(r, fd->object, p);
+
+	if (linked == 0) {
+		fputs(": only in another object: ", stdout);
+		put_text(stdout, fd->object->name);
+		fputs(" has a site, but none of its probes is in the linked "
+		      "files given (it is not linked into them)\n",
+		      stdout);
+		return;
+	}
+	fputs(": dropped by the linker: ", stdout);
+	put_text(stdout, fd->object->name);
+	fputs(linked > 0 ? " has a site and went into the link, the linked "
+			   "files have none (--gc-sections or LTO removed the "
+			   "code that fires it)\n"
+			 : " has a site, the linked files have none "
+			   "(--gc-sections or LTO removed it, or the object "
+			   "is not linked in)\n",
+	      stdout);
+}
+
 static void report_missing(struct against_run *r, const struct dg_probe *p,
 			   const struct found *fd)
 {
 	r->missing++;
 	fputs("MISSING ", stdout);
 	put_probe(p);
-	if (fd->object) {
-		fputs(": dropped by the linker: ", stdout);
-		put_text(stdout, fd->object->name);
-		fputs(" has a site, no linked file given has one (the link's "
-		      "--gc-sections or LTO removed the code that fires it)\n",
-		      stdout);
-	} else if (fd->stale) {
+	if (fd->stale) {
 		fputs(": dropped by the linker: ", stdout);
 		put_text(stdout, fd->stale->name);
 		fputs(" keeps its note but not its code (--gc-sections removed "
 		      "the function that fires it)\n",
 		      stdout);
+	} else if (fd->object) {
+		report_in_object(r, p, fd);
 	} else if (r->nlinked < r->nfiles) {
 		fputs(": compiled out: no file given has a site, objects "
 		      "included (an #ifdef left the probe out, or it is only "

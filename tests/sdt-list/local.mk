@@ -24,7 +24,8 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/scripts-sites.sh \
 	tests/sdt-list/filters.sh \
 	tests/sdt-list/fuzz.sh \
-	tests/sdt-list/contract-diff.sh
+	tests/sdt-list/contract-diff.sh \
+	tests/sdt-list/contract-against.sh
 TESTS += $(SDT_LIST_TESTS)
 EXTRA_DIST += $(SDT_LIST_TESTS) \
 	tests/sdt-list/lib.sh \
