@@ -9,7 +9,7 @@
  * (bpftrace 0.17 refuses that at attach time, older ones read garbage).
  * This reads the program's text the way bpftrace's grammar splits it:
  * at the top level, a list of attach points (`usdt:PATH:PROVIDER:NAME',
- * `usdt:PATH:NAME', `U:...', with `*' and `?' wildcards and quoted
+ * `usdt:PATH:NAME', `U:...', with `*' wildcards and quoted
  * paths), an optional /predicate/, and a { block }; comments, strings and
  * preprocessor lines are skipped. In each block it notes the highest argN
  * read and any args.NAME, then checks every usdt attach point against the
@@ -23,7 +23,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -254,6 +253,33 @@ static void problem(struct bt_run *r, const struct attach *a, const char *obj)
 	fputs(": ", stdout);
 }
 
+/*
+ * PATTERN matches S, `*' matching any run of bytes: bpftrace's only
+ * wildcard in usdt attach points (0.17 refuses a `?' as a syntax error).
+ */
+static int star_match(const char *pattern, const char *s)
+{
+	const char *star = NULL, *resume = NULL;
+
+	while (*s) {
+		if (*pattern == '*') {
+			star = pattern++;
+			resume = s;
+		} else if (*pattern == *s) {
+			pattern++;
+			s++;
+		} else if (star) {
+			pattern = star + 1;
+			s = ++resume;
+		} else {
+			return 0;
+		}
+	}
+	while (*pattern == '*')
+		pattern++;
+	return !*pattern;
+}
+
 static const char *base_of(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -268,7 +294,7 @@ static int names_object(const char *path, const struct side_object *so)
 
 	if (!*path)
 		return 1;
-	if (!fnmatch(path, so->name, 0) || !strcmp(path, so->obj.attach))
+	if (star_match(path, so->name) || !strcmp(path, so->obj.attach))
 		return 1;
 	if (realpath(path, real) && !strcmp(real, so->obj.attach))
 		return 1;
@@ -329,8 +355,8 @@ static size_t check_in(struct bt_run *r, const struct attach *a,
 		const struct group *g = &so->obj.groups[i];
 		const struct sdt_note *n = &group_probe(&so->obj, g)->note;
 
-		if ((a->provider[0] && fnmatch(a->provider, n->provider, 0)) ||
-		    fnmatch(a->name, n->name, 0))
+		if ((a->provider[0] && !star_match(a->provider, n->provider)) ||
+		    !star_match(a->name, n->name))
 			continue;
 		matched++;
 		check_probe(r, a, so, g);
@@ -343,6 +369,13 @@ static void check_attach(struct bt_run *r, const struct attach *a)
 	size_t named = 0, matched = 0;
 
 	r->attach_points++;
+	if (strpbrk(a->provider, "?[") || strpbrk(a->name, "?[")) {
+		problem(r, a, NULL);
+		fputs("bpftrace's only wildcard is `*': `?' and `[' are a "
+		      "syntax error\n",
+		      stdout);
+		return;
+	}
 	for (size_t i = 0; i < r->side.n; i++) {
 		if (names_object(a->path, r->side.objs[i])) {
 			named++;

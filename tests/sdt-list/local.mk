@@ -25,7 +25,8 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/filters.sh \
 	tests/sdt-list/fuzz.sh \
 	tests/sdt-list/contract-diff.sh \
-	tests/sdt-list/contract-against.sh
+	tests/sdt-list/contract-against.sh \
+	tests/sdt-list/contract-script.sh
 TESTS += $(SDT_LIST_TESTS)
 EXTRA_DIST += $(SDT_LIST_TESTS) \
 	tests/sdt-list/lib.sh \
