@@ -345,6 +345,26 @@ static void check_probe(struct bt_run *r, const struct attach *a,
 	}
 }
 
+/*
+ * bpftrace 0.17 reads a USDT argument only where the machine passes a
+ * function's arguments in registers (arg0..arg5 on x86_64): past that it
+ * refuses the whole program ("x86_64 doesn't support arg6"), whichever
+ * probe it is for. Said once per attach point.
+ */
+static void check_max_args(struct bt_run *r, const struct attach *a,
+			   const struct side_object *so)
+{
+	unsigned max = bpftrace_max_args(&so->f.target);
+
+	if (!max || a->max_arg < 0 || (unsigned)a->max_arg < max)
+		return;
+	problem(r, a, NULL);
+	fprintf(stdout,
+		"reads arg%d: bpftrace 0.17 reads arg0 to arg%u on %s and "
+		"refuses the program\n",
+		a->max_arg, max - 1, sdt_target_name(&so->f.target));
+}
+
 /* A's probes in SO; returns how many matched. */
 static size_t check_in(struct bt_run *r, const struct attach *a,
 		       const struct side_object *so)
@@ -358,7 +378,8 @@ static size_t check_in(struct bt_run *r, const struct attach *a,
 		if ((a->provider[0] && !star_match(a->provider, n->provider)) ||
 		    !star_match(a->name, n->name))
 			continue;
-		matched++;
+		if (!matched++)
+			check_max_args(r, a, so);
 		check_probe(r, a, so, g);
 	}
 	return matched;
