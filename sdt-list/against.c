@@ -23,11 +23,8 @@
  */
 #include <errno.h>
 #include <elf.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "../dtrace-gen/dtrace-gen.h"
 #include "contract.h"
@@ -49,37 +46,6 @@ static int is_linked(const struct side *s)
 
 /* ------------------------------------------------------------------ */
 /* Reading the provider file                                           */
-
-static int read_dfile(const char *path, struct dg_buf *b)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	char chunk[65536];
-	ssize_t got;
-
-	if (fd < 0 || fstat(fd, &st) < 0)
-		goto fail;
-	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)D_FILE_MAX) {
-		errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
-		goto fail;
-	}
-	while ((got = read(fd, chunk, sizeof(chunk))) > 0) {
-		dg_buf_add(b, chunk, (size_t)got);
-		if (b->failed || b->len > D_FILE_MAX) {
-			errno = b->failed ? ENOMEM : EFBIG;
-			goto fail;
-		}
-	}
-	if (got < 0)
-		goto fail;
-	dg_buf_add(b, "", 0);
-	close(fd);
-	return b->failed ? -ENOMEM : 0;
-fail:
-	if (fd >= 0)
-		close(fd);
-	return -errno;
-}
 
 /* ------------------------------------------------------------------ */
 /* One declared probe                                                  */
@@ -284,19 +250,31 @@ static void against_usage(FILE *out)
 	      out);
 }
 
+/* The .d file through dtrace-gen's parser; a file that declares nothing
+ * is no contract (a wrong file named, most likely). */
 static int parse_dfile(const char *path, struct dg_model *m)
 {
 	struct dg_diag diag = { .out = stderr, .prog = "sdt-list" };
-	struct dg_buf b = { 0 };
-	int r = read_dfile(path, &b);
+	char err[256];
+	size_t len;
+	char *text = read_text_input(path, D_FILE_MAX, &len, err, sizeof(err));
+	int r;
 
-	if (r < 0) {
-		fprintf(stderr, "sdt-list: %s: %s\n", path, strerror(-r));
-		dg_buf_free(&b);
-		return r;
+	if (!text) {
+		fputs("sdt-list: ", stderr);
+		put_text(stderr, path);
+		fprintf(stderr, ": %s\n", err);
+		return -EINVAL;
 	}
-	r = dg_parse(m, path, b.data, b.len, 0, &diag);
-	dg_buf_free(&b);
+	r = dg_parse(m, path, text, len, 0, &diag);
+	free(text);
+	if (r == 0 && !m->nprobes) {
+		fputs("sdt-list: ", stderr);
+		put_text(stderr, path);
+		fputs(": declares no probe: nothing to check against\n",
+		      stderr);
+		r = -EINVAL;
+	}
 	return r;
 }
 

@@ -21,12 +21,8 @@
  * does not have (the script was written for another release) is checked
  * against every object, which is the question this mode answers.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "contract.h"
 
@@ -481,37 +477,6 @@ static void check_program(struct bt_run *r)
 		p = check_clause(r, p, &line);
 }
 
-/* The whole script into memory: a regular file only, never a FIFO. */
-static char *read_script(const char *path, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	char *buf = NULL;
-	ssize_t got = 0;
-
-	if (fd < 0 || fstat(fd, &st) < 0)
-		goto fail;
-	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)SCRIPT_MAX) {
-		errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
-		goto fail;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf)
-		goto fail;
-	got = read(fd, buf, (size_t)st.st_size);
-	if (got < 0)
-		goto fail;
-	buf[got] = '\0';
-	*len = (size_t)got;
-	close(fd);
-	return buf;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return NULL;
-}
-
 static void btscript_usage(FILE *out)
 {
 	fputs("usage: sdt-list --script PROG.bt FILE|-p PID\n"
@@ -530,7 +495,7 @@ int btscript_main(int argc, char **argv)
 	struct bt_run r = { 0 };
 	int i = 1, status = 0, have_side = 0;
 	size_t len = 0;
-	char *text = NULL;
+	char *text = NULL, err[256];
 
 	while (i < argc && status == 0) {
 		const char *a = argv[i];
@@ -559,10 +524,11 @@ int btscript_main(int argc, char **argv)
 		status = EXIT_INPUT;
 		goto out;
 	}
-	text = read_script(r.script, &len);
+	text = read_text_input(r.script, SCRIPT_MAX, &len, err, sizeof(err));
 	if (!text) {
-		fprintf(stderr, "sdt-list: %s: %s\n", r.script,
-			strerror(errno));
+		fputs("sdt-list: ", stderr);
+		put_text(stderr, r.script);
+		fprintf(stderr, ": %s\n", err);
 		status = EXIT_INPUT;
 		goto out;
 	}

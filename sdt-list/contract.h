@@ -64,6 +64,14 @@ const struct group *object_find_group(const struct object *obj,
  */
 int side_open_arg(struct side *s, int argc, char **argv, int *i);
 
+/*
+ * The whole of PATH (a .d file, a bpftrace program) into a NUL-terminated
+ * buffer to free(): a regular file of at most MAX bytes, opened without
+ * blocking (never a FIFO or a device). NULL with the reason in ERR.
+ */
+char *read_text_input(const char *path, size_t max, size_t *len, char *err,
+		      size_t errlen);
+
 /* --- the modes: each parses its own command line, returns the status --- */
 
 int diff_main(int argc, char **argv);

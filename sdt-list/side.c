@@ -13,8 +13,11 @@
  */
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "contract.h"
 
@@ -251,4 +254,51 @@ int group_is_live(const struct object *obj, const struct group *g)
 			return 1;
 	}
 	return 0;
+}
+
+char *read_text_input(const char *path, size_t max, size_t *len, char *err,
+		      size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	char *buf = NULL;
+	size_t got = 0;
+	ssize_t n;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen,
+			 "not a regular file (a FIFO, device or directory)");
+		goto fail;
+	}
+	if ((uint64_t)st.st_size > max) {
+		snprintf(err, errlen, "larger than %zu MiB: not a program text",
+			 max >> 20);
+		goto fail;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	/* It may shrink while read; it never grows past what was allocated. */
+	while (got < (size_t)st.st_size &&
+	       (n = read(fd, buf + got, (size_t)st.st_size - got)) > 0)
+		got += (size_t)n;
+	if (got < (size_t)st.st_size && n < 0) {
+		snprintf(err, errlen, "cannot read: %s", strerror(errno));
+		goto fail;
+	}
+	buf[got] = '\0';
+	*len = got;
+	close(fd);
+	return buf;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return NULL;
 }

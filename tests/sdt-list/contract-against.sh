@@ -127,3 +127,15 @@ if [ "$(id -u)" = 0 ] && command -v bpftrace >/dev/null 2>&1; then
 	esac
 	note "bpftrace: order__refund and audit do not attach, order__start does"
 fi
+
+# Bad input: a clear error and exit 2, never a hang on a FIFO; a file that
+# declares no probe is no contract.
+mkfifo fifo || fail "mkfifo"
+printf 'not a provider\n' >empty.d
+for args in "--against fifo prog" "--against /dev/zero prog" "--against empty.d prog" \
+	"--against shop.d fifo" "--against shop.d" "--against nonexistent.d prog"; do
+	# shellcheck disable=SC2086
+	timeout 10 "$SDT_LIST" $args >bad.out 2>&1
+	rc=$?
+	[ $rc = 2 ] || fail "sdt-list $args exited $rc, not 2: $(cat bad.out)"
+done

@@ -136,3 +136,14 @@ if [ "$(id -u)" = 0 ] && command -v bpftrace >/dev/null 2>&1; then
 else
 	note "not root or no bpftrace: bpftrace's verdicts were not compared"
 fi
+
+# Bad input: a clear error and exit 2, never a hang on a FIFO.
+mkfifo "$T/fifo" || fail "mkfifo"
+for args in "--script $T/fifo $T/v1/prog" "--script $T/pay.bt $T/fifo" \
+	"--script /dev/zero $T/v1/prog" "--script $T/nonexistent.bt $T/v1/prog" \
+	"--script $T/pay.bt" "--script $T/pay.bt $T/v1/prog $T/v2/prog"; do
+	# shellcheck disable=SC2086
+	timeout 10 "$SDT_LIST" $args >"$T/bad.out" 2>&1
+	rc=$?
+	[ $rc = 2 ] || fail "sdt-list $args exited $rc, not 2: $(cat "$T/bad.out")"
+done
