@@ -33,15 +33,17 @@
 
 struct against_run {
 	const char *dfile;
-	struct side *files; /* each FILE, opened alone */
+	struct side *files; /* each FILE (or -p PID), opened alone */
 	size_t nfiles;
+	const struct side_object **objs; /* every object of the files */
+	size_t nobjs;
 	size_t nlinked; /* of them, not relocatable objects */
 	unsigned missing, mismatched, present;
 };
 
-static int is_linked(const struct side *s)
+static int is_linked(const struct side_object *so)
 {
-	return s->n && s->objs[0]->f.type != ET_REL;
+	return so->f.type != ET_REL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -68,12 +70,10 @@ static void find_probe(const struct against_run *r, const struct dg_probe *p,
 		       struct found *fd)
 {
 	memset(fd, 0, sizeof(*fd));
-	for (size_t i = 0; i < r->nfiles; i++) {
-		const struct side_object *so = r->files[i].objs[0];
+	for (size_t i = 0; i < r->nobjs; i++) {
+		const struct side_object *so = r->objs[i];
 		const struct group *g;
 
-		if (!r->files[i].n)
-			continue;
 		g = object_find_group(&so->obj, p->provider, p->name);
 		if (!g)
 			continue;
@@ -81,7 +81,7 @@ static void find_probe(const struct against_run *r, const struct dg_probe *p,
 			fd->stale = so;
 			continue;
 		}
-		if (is_linked(&r->files[i]) || !r->nlinked) {
+		if (is_linked(so) || !r->nlinked) {
 			if (!fd->linked) {
 				fd->linked = so;
 				fd->lg = g;
@@ -111,15 +111,14 @@ static int object_was_linked(const struct against_run *r,
 		    !strcmp(n->name, p->name))
 			continue;
 		others = 1;
-		for (size_t k = 0; k < r->nfiles; k++) {
-			const struct side *f = &r->files[k];
+		for (size_t k = 0; k < r->nobjs; k++) {
+			const struct object *o = &r->objs[k]->obj;
 			const struct group *g;
 
-			if (!is_linked(f))
+			if (!is_linked(r->objs[k]))
 				continue;
-			g = object_find_group(&f->objs[0]->obj, n->provider,
-					      n->name);
-			if (g && group_is_live(&f->objs[0]->obj, g))
+			g = object_find_group(o, n->provider, n->name);
+			if (g && group_is_live(o, g))
 				return 1;
 		}
 	}
@@ -164,7 +163,7 @@ static void report_missing(struct against_run *r, const struct dg_probe *p,
 		      stdout);
 	} else if (fd->object) {
 		report_in_object(r, p, fd);
-	} else if (r->nlinked < r->nfiles) {
+	} else if (r->nlinked < r->nobjs) {
 		fputs(": compiled out: no file given has a site, objects "
 		      "included (an #ifdef left the probe out, or it is only "
 		      "in "
@@ -278,6 +277,27 @@ static int parse_dfile(const char *path, struct dg_model *m)
 	return r;
 }
 
+/* Every object of every file given, in one list. */
+static int gather_objects(struct against_run *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nfiles; i++)
+		n += r->files[i].n;
+	r->objs = calloc(n ? n : 1, sizeof(*r->objs));
+	if (!r->objs) {
+		fputs("sdt-list: out of memory\n", stderr);
+		return EXIT_INPUT;
+	}
+	for (size_t i = 0; i < r->nfiles; i++) {
+		for (size_t k = 0; k < r->files[i].n; k++) {
+			r->objs[r->nobjs++] = r->files[i].objs[k];
+			r->nlinked += is_linked(r->files[i].objs[k]);
+		}
+	}
+	return 0;
+}
+
 static int open_files(struct against_run *r, int argc, char **argv, int i)
 {
 	int status = 0;
@@ -293,10 +313,9 @@ static int open_files(struct against_run *r, int argc, char **argv, int i)
 		if (side_open_arg(&r->files[r->nfiles++], argc, argv, &at) ||
 		    r->files[r->nfiles - 1].warning[0])
 			status = EXIT_INPUT;
-		r->nlinked += is_linked(&r->files[r->nfiles - 1]);
 		i = at - 1;
 	}
-	return status;
+	return status ? status : gather_objects(r);
 }
 
 int against_main(int argc, char **argv)
@@ -328,6 +347,7 @@ int against_main(int argc, char **argv)
 	for (size_t k = 0; k < r.nfiles; k++)
 		side_close(&r.files[k]);
 	free(r.files);
+	free(r.objs);
 	dg_model_free(&m);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		status = EXIT_INPUT;

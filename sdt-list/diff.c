@@ -38,6 +38,7 @@ enum change_kind {
 	CH_SITES,
 };
 
+/* Each kind as JSON names it, and as a text line does after "argN ". */
 static const char *const kind_names[] = {
 	[CH_REMOVED] = "removed",
 	[CH_ADDED] = "added",
@@ -50,6 +51,10 @@ static const char *const kind_names[] = {
 	[CH_SEMA_LOST] = "semaphore-lost",
 	[CH_SEMA_GAINED] = "semaphore-gained",
 	[CH_SITES] = "site-count",
+};
+static const char *const arg_words_of[] = {
+	[CH_SIZE] = "size", [CH_SIGN] = "sign", [CH_FLOAT] = "float",
+	[CH_TYPE] = "type", [CH_NAME] = "name",
 };
 
 struct diff_run {
@@ -139,7 +144,7 @@ static void change(struct diff_run *d, const struct probe_pair *pp,
 	if (k == CH_ADDED || k == CH_REMOVED)
 		fprintf(d->out, ": %s", kind_names[k]);
 	else if (arg >= 0)
-		fprintf(d->out, ": arg%d %s", arg, kind_names[k] + 9);
+		fprintf(d->out, ": arg%d %s", arg, arg_words_of[k]);
 	else
 		fprintf(d->out, ": %s", kind_names[k]);
 	if (was && now) {
