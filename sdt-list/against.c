@@ -251,6 +251,20 @@ static void against_usage(FILE *out)
 
 /* The .d file through dtrace-gen's parser; a file that declares nothing
  * is no contract (a wrong file named, most likely). */
+static int is_help(const char *a)
+{
+	return !strcmp(a, "-h") || !strcmp(a, "--help");
+}
+
+static int unexpected(const char *a)
+{
+	fputs("sdt-list: --against: unexpected `", stderr);
+	put_text(stderr, a);
+	fputs("'\n", stderr);
+	against_usage(stderr);
+	return EXIT_INPUT;
+}
+
 static int parse_dfile(const char *path, struct dg_model *m)
 {
 	struct dg_diag diag = { .out = stderr, .prog = "sdt-list" };
@@ -310,6 +324,9 @@ static int open_files(struct against_run *r, int argc, char **argv, int i)
 
 		if (!strcmp(argv[i], "--"))
 			continue;
+		if (argv[i][0] == '-' && strcmp(argv[i], "-p") &&
+		    strncmp(argv[i], "--pid", 5) && strncmp(argv[i], "-p", 2))
+			return unexpected(argv[i]);
 		if (side_open_arg(&r->files[r->nfiles++], argc, argv, &at) ||
 		    r->files[r->nfiles - 1].warning[0])
 			status = EXIT_INPUT;
@@ -324,11 +341,16 @@ int against_main(int argc, char **argv)
 	struct dg_model m = { 0 };
 	int i = 1, status;
 
-	for (; i < argc && strcmp(argv[i], "--against"); i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	for (; i < argc; i++) {
+		if (is_help(argv[i]) ||
+		    (i + 1 < argc && !strcmp(argv[i], "--against") &&
+		     is_help(argv[i + 1]))) {
 			against_usage(stdout);
 			return 0;
 		}
+		if (!strcmp(argv[i], "--against"))
+			break;
+		return unexpected(argv[i]);
 	}
 	if (i + 2 >= argc) {
 		against_usage(stderr);

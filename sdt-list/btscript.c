@@ -497,15 +497,18 @@ int btscript_main(int argc, char **argv)
 	size_t len = 0;
 	char *text = NULL, err[256];
 
+	for (int k = 1; k < argc; k++) {
+		if (!strcmp(argv[k], "-h") || !strcmp(argv[k], "--help")) {
+			btscript_usage(stdout);
+			return 0;
+		}
+	}
 	while (i < argc && status == 0) {
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--script") && i + 1 < argc && !r.script) {
 			r.script = argv[i + 1];
 			i += 2;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			btscript_usage(stdout);
-			goto out;
 		} else if (have_side || (a[0] == '-' && a[1] != 'p' &&
 					 strncmp(a, "--pid", 5))) {
 			fputs("sdt-list: --script: unexpected `", stderr);
