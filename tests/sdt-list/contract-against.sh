@@ -84,6 +84,12 @@ expect_eq "--against (complete)" "shop.d: 5 probes declared: 5 present as declar
 [ $? = 1 ] || fail "--against shop-next.d did not exit 1: $(cat out4.txt)"
 grep -q '^MISMATCH shop:order__start: 3 arguments declared, prog-all has 2$' out4.txt ||
 	fail "argument count not reported: $(cat out4.txt)"
+# ... and another type for audit's argument, which the build recorded.
+sed 's/probe audit(int code);/probe audit(unsigned long code);/' shop.d >shop-type.d
+"$SDT_LIST" --against shop-type.d prog-all >out6.txt 2>&1
+[ $? = 1 ] || fail "--against shop-type.d did not exit 1: $(cat out6.txt)"
+expect_eq "--against shop-type.d" "MISMATCH shop:audit: arg0 declared \`unsigned long', prog-all records \`int'
+shop-type.d: 5 probes declared: 4 present as declared, 0 missing, 1 different" "$(cat out6.txt)"
 
 # --gc-sections: GNU ld keeps functions a note points at; lld and mold drop
 # the function and keep its note, without code.
