@@ -1,4 +1,5 @@
-# sdtkit_add_provider(<target> <file.d>... [PREPROCESS] [HEADER <name.h>])
+# sdtkit_add_provider(<target> <file.d>... [PREPROCESS] [HEADER <name.h>]
+#                     [CHECK])
 #
 # Gives <target> the probes of each provider file, the way `dtrace -h' and
 # `dtrace -G' are used by hand-written builds:
@@ -43,6 +44,13 @@
 # with -E, quoted for dtrace-gen's shell-like split of $CPP, so a cross
 # build's .d file sees the target's predefined macros.
 #
+# CHECK adds a test (`make test', ctest) per provider file:
+# `sdt-list --against <file.d>' over the built target and its objects, which
+# fails when a probe the .d declares is missing from the build (compiled
+# out by an #ifdef, dropped by --gc-sections or LTO) or has other argument
+# counts or types, and names each such probe and why. The project must
+# call enable_testing() (or include(CTest)) for tests to run.
+#
 # Needs CMake 3.15 (for $<TARGET_OBJECTS> of a non-OBJECT target).
 # Limits: call it in the directory that created the target (custom commands
 # belong to one directory); only executables and libraries have a link step
@@ -51,7 +59,7 @@
 # when CMake configures (it cannot be a build step's output).
 
 function(sdtkit_add_provider target)
-  cmake_parse_arguments(PARSE_ARGV 1 _sdt "PREPROCESS" "HEADER" "")
+  cmake_parse_arguments(PARSE_ARGV 1 _sdt "PREPROCESS;CHECK" "HEADER" "")
   set(_files ${_sdt_UNPARSED_ARGUMENTS})
   if(NOT _files)
     message(FATAL_ERROR "sdtkit_add_provider(${target}): no .d file given")
@@ -128,12 +136,34 @@ function(sdtkit_add_provider target)
     list(APPEND _objs "${_o}")
     _sdtkit_provider_one(${target} "${_d}" "${_dir}/${_h}" "${_dir}/${_o}"
       "${_link_dir}" "${_sdt_PREPROCESS}")
+    if(_sdt_CHECK)
+      _sdtkit_provider_check(${target} "${_d}" "${_name}")
+    endif()
   endforeach()
   set_property(TARGET ${target} PROPERTY _SDTKIT_HEADERS "${_seen}")
   set_property(TARGET ${target} PROPERTY _SDTKIT_OBJECTS "${_objs}")
 
   target_include_directories(${target} PRIVATE "${_dir}")
   target_link_libraries(${target} PRIVATE sdtkit::sdt)
+endfunction()
+
+# CHECK: sdt-list --against FILE over the target (an archive is not read:
+# a static library is checked through its objects) and its objects.
+function(_sdtkit_provider_check target file name)
+  if(NOT TARGET sdtkit::sdt-list)
+    message(FATAL_ERROR
+      "sdtkit_add_provider(${target} CHECK): sdt-list is not installed "
+      "with this sdtkit")
+  endif()
+  get_target_property(_type ${target} TYPE)
+  set(_built "$<TARGET_FILE:${target}>")
+  if(_type STREQUAL "STATIC_LIBRARY")
+    set(_built "")
+  endif()
+  add_test(NAME "sdtkit-probes-${target}-${name}"
+    COMMAND sdtkit::sdt-list --against "${file}" ${_built}
+            "$<TARGET_OBJECTS:${target}>"
+    COMMAND_EXPAND_LISTS)
 endfunction()
 
 # `s', quoted for dtrace-gen's split of $CPP (as a POSIX shell would).

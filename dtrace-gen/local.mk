@@ -1,19 +1,25 @@
 # dtrace-gen: SystemTap's `dtrace -h/-G', read properly and written
 # atomically. One file per stage; see dtrace-gen/dtrace-gen.h.
-bin_PROGRAMS += dtrace-gen/dtrace-gen
-dtrace_gen_dtrace_gen_SOURCES = \
+# The .d reader (lexer, parser, diagnostics, -C) is a convenience library
+# of its own: sdt-list --against reads provider files with the very same
+# parser, never a copy.
+noinst_LTLIBRARIES += dtrace-gen/libsdtdparse.la
+dtrace_gen_libsdtdparse_la_SOURCES = \
 	dtrace-gen/dtrace-gen.h \
-	dtrace-gen/main.c \
 	dtrace-gen/cpp.c \
 	dtrace-gen/lexer.c \
 	dtrace-gen/parser.c \
+	dtrace-gen/diag.c \
+	dtrace-gen/buf.c
+bin_PROGRAMS += dtrace-gen/dtrace-gen
+dtrace_gen_dtrace_gen_SOURCES = \
+	dtrace-gen/main.c \
 	dtrace-gen/header.c \
 	dtrace-gen/object.c \
 	dtrace-gen/output.c \
-	dtrace-gen/diag.c \
-	dtrace-gen/buf.c \
 	dtrace-gen/layout.c
-dtrace_gen_dtrace_gen_LDADD = $(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la
+dtrace_gen_dtrace_gen_LDADD = dtrace-gen/libsdtdparse.la \
+	$(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la
 if STATIC_DTRACE_GEN
 dtrace_gen_dtrace_gen_SOURCES += dtrace-gen/nodl.c
 dtrace_gen_dtrace_gen_LDFLAGS = -all-static -Wl,--wrap=dlopen

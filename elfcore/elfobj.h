@@ -114,6 +114,12 @@ int sdt_elf_addr_to_offset(const struct sdt_elf *f, uint64_t addr,
  */
 int sdt_elf_is_program(const struct sdt_elf *f);
 
+/*
+ * F's DT_SONAME into BUF: 0, -ENOENT when it has none (a program, an
+ * object), -EBADMSG when it is unreadable or longer than LEN.
+ */
+int sdt_elf_soname(const struct sdt_elf *f, char *buf, size_t len);
+
 /* Name of the allocated section that contains ADDR, or NULL. */
 const char *sdt_elf_section_at(const struct sdt_elf *f, uint64_t addr);
 

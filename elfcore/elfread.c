@@ -862,3 +862,42 @@ int sdt_probe_in_code(const struct sdt_elf *f, const struct sdt_probe *p)
 	s = section_at(f, addr);
 	return s && s->type != SHT_NOBITS && (s->flags & SHF_EXECINSTR);
 }
+
+/* The string DT_SONAME names in the dynamic section, through its strtab. */
+static int soname_in(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, char *buf,
+		     size_t len)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t n = d && sh->sh_entsize ? d->d_size / sh->sh_entsize : 0;
+	GElf_Dyn dyn;
+
+	for (size_t i = 0; i < n && gelf_getdyn(d, (int)i, &dyn); i++) {
+		const char *s;
+
+		if (dyn.d_tag == DT_NULL)
+			break;
+		if (dyn.d_tag != DT_SONAME)
+			continue;
+		s = elf_strptr(elf, sh->sh_link, (size_t)dyn.d_un.d_val);
+		if (!s || strlen(s) >= len)
+			return -EBADMSG;
+		memcpy(buf, s, strlen(s) + 1);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int sdt_elf_soname(const struct sdt_elf *f, char *buf, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (!f->elf_ || !len)
+		return -ENOENT;
+	buf[0] = '\0';
+	while ((scn = elf_nextscn(f->elf_, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNAMIC)
+			return soname_in(f->elf_, scn, &sh, buf, len);
+	}
+	return -ENOENT;
+}

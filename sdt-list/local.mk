@@ -26,6 +26,12 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/consumer-perf.c \
 	sdt-list/proc.c \
 	sdt-list/layout.c \
-	sdt-list/btstruct.c
-sdt_list_sdt_list_LDADD = $(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la
+	sdt-list/btstruct.c \
+	sdt-list/contract.h \
+	sdt-list/side.c \
+	sdt-list/diff.c \
+	sdt-list/against.c \
+	sdt-list/btscript.c
+sdt_list_sdt_list_LDADD = dtrace-gen/libsdtdparse.la \
+	$(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la
 dist_man_MANS += sdt-list/sdt-list.1

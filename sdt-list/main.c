@@ -28,7 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "sdt-list.h"
+#include "contract.h"
 
 static void (*const outputs[])(struct out *, struct object *) = {
 	[FMT_SUMMARY] = summary_object, [FMT_VERBOSE] = verbose_object,
@@ -183,6 +183,12 @@ static void usage(FILE *out)
 	      "                 probes events\n"
 	      "  -h, --help     this text\n"
 	      "  -V, --version  the version of sdtkit this is\n"
+	      "  --diff OLD NEW, --against PROVIDER.d FILE...,\n"
+	      "  --script PROG.bt FILE|-p PID: probes as a contract;\n"
+	      "                 see sdt-list(1) or each mode's --help\n"
+	      "  --diff OLD NEW, --against PROVIDER.d FILE...,\n"
+	      "  --script PROG.bt FILE|-p PID: probes as a contract; see\n"
+	      "                 sdt-list(1) or each mode's --help\n"
 	      "An argument that names no file and holds a `:' is a glob on\n"
 	      "PROVIDER:NAME. Exit: 0 ok, 1 --check found unreadable probes,\n"
 	      "2 an input could not be read or a glob matched no probe.\n",
@@ -324,13 +330,30 @@ static int parse_args(int argc, char **argv, struct opts *opt,
 	return -1;
 }
 
+/* The modes with command lines of their own (contract.h). */
+static int (*mode_of(int argc, char **argv))(int, char **)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--diff"))
+			return diff_main;
+		if (!strcmp(argv[i], "--against"))
+			return against_main;
+		if (!strcmp(argv[i], "--script"))
+			return btscript_main;
+	}
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts opt = { 0 };
 	struct out o = { .o = &opt, .json_first = 1, .f = stdout };
 	struct inputs in = { 0 };
+	int (*mode)(int, char **) = mode_of(argc, argv);
 	int r;
 
+	if (mode)
+		return mode(argc, argv);
 	in.pids = calloc((size_t)argc, sizeof(int));
 	in.files = calloc((size_t)argc, sizeof(char *));
 	opt.patterns = calloc((size_t)argc, sizeof(char *));

@@ -15,6 +15,7 @@ need_cmd valgrind
 S=$top_srcdir
 SRCS="$(mk_sources elfcore/local.mk elfcore_libsdtcore_la_SOURCES)
 $(mk_sources elfcore/local.mk elfcore_libsdtlayout_la_SOURCES)
+$(mk_sources dtrace-gen/local.mk dtrace_gen_libsdtdparse_la_SOURCES)
 $(mk_sources dtrace-gen/local.mk dtrace_gen_dtrace_gen_SOURCES)"
 case "$SRCS" in
 */elfcore/*.c*/dtrace-gen/main.c*) ;;

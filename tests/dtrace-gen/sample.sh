@@ -18,13 +18,18 @@ rm -f "$T/src/local.mk"
 cd "$T/src" || fail "cd"
 autoreconf -fi >"$T/autoreconf.log" 2>&1 ||
 	{ cat "$T/autoreconf.log"; fail "autoreconf -fi in the sample"; }
-./configure DTRACE="$DG" CC="$CC" CPPFLAGS="-I$top_srcdir/include" \
+./configure DTRACE="$DG" SDT_LIST="$top_builddir/sdt-list/sdt-list" \
+	CC="$CC" CPPFLAGS="-I$top_srcdir/include" \
 	>"$T/configure.log" 2>&1 ||
 	{ cat "$T/configure.log" config.log; fail "configure the sample"; }
 grep -q "^DTRACE = $DG\$" Makefile || fail "configure did not take DTRACE=$DG"
 make >"$T/make.log" 2>&1 || { cat "$T/make.log"; fail "make the sample"; }
 grep -q "dtrace-gen -C -h" "$T/make.log" || fail "probes.h was not made by dtrace-gen"
 grep -q "dtrace-gen -G" "$T/make.log" || fail "probes.o was not made by dtrace-gen"
+# make check: sdt-list --against probes.d passes on the sample.
+make check >"$T/check.log" 2>&1 || { cat "$T/check.log"; fail "make check in the sample"; }
+grep -q '3 probes declared: 3 present as declared' "$T/check.log" ||
+	{ cat "$T/check.log"; fail "make check did not run sdt-list --against"; }
 BIN=$T/src/sdt-sample
 
 # Every probe has its semaphore, and it lives in .probes.

@@ -29,6 +29,11 @@ build() {
 	cmake --build "$1" --parallel 2 --verbose >>"$1.log" 2>&1 ||
 		{ cat "$1.log"; fail "building the sample with $2"; }
 	expect_our_dtrace "$1.log" "$2"
+	# CHECK: `make test' runs sdt-list --against over each provider file.
+	(cd "$1" && ctest --output-on-failure) >"$1.test" 2>&1 ||
+		{ cat "$1.test"; fail "$2: the sample's probe checks failed"; }
+	grep -q 'sdtkit-probes-cmake-sample-app' "$1.test" ||
+		{ cat "$1.test"; fail "$2: CHECK added no test for app.d"; }
 	"$1/cmake-sample" 1 >"$1.run" 2>&1 || { cat "$1.run"; fail "$2: the sample failed"; }
 	expect_header_used "$1" "$STAGE_SDT_H" "$2"
 	if [ "$3" = ON ]; then
@@ -63,9 +68,9 @@ fi
 { echo '#define EXTRA_ARGS int x, long y'; sed \
 	's/probe done(long count);/probe done(long count);\n\tprobe extra(EXTRA_ARGS);/' \
 	"$T/src/app.d"; } >"$T/app.d" && mv "$T/app.d" "$T/src/app.d"
-sed 's/sdtkit_add_provider(cmake-sample app.d)/sdtkit_add_provider(cmake-sample app.d PREPROCESS)/' \
+sed 's/sdtkit_add_provider(cmake-sample app.d CHECK)/sdtkit_add_provider(cmake-sample app.d CHECK PREPROCESS)/' \
 	"$T/src/CMakeLists.txt" >"$T/cm.txt" && mv "$T/cm.txt" "$T/src/CMakeLists.txt"
-grep -q 'app.d PREPROCESS' "$T/src/CMakeLists.txt" || fail "edit the sample's CMakeLists.txt"
+grep -q 'app.d CHECK PREPROCESS' "$T/src/CMakeLists.txt" || fail "edit the sample's CMakeLists.txt"
 cmake --build "$T/inc" --verbose >"$T/inc2.log" 2>&1 || { cat "$T/inc2.log"; fail "rebuild"; }
 grep -q 'APP_EXTRA(arg1, arg2)' "$T/inc/sdtkit/cmake-sample/app.h" ||
 	fail "app.h was not remade (through the preprocessor) after app.d changed"

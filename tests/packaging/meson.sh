@@ -26,6 +26,9 @@ expect_our_dtrace "$T/build.log" meson
 expect_header_used "$B" "$STAGE_SDT_H" meson
 expect_semaphores "$B/sdt-worker" worker:job worker:progress
 note "meson: built with the staged dtrace-gen and header"
+meson test -C "$B" >"$T/test.log" 2>&1 ||
+	{ cat "$T/test.log" "$B/meson-logs/testlog.txt"; fail "meson test (sdt-list --against) on the sample"; }
+note "meson test: sdt-list --against probes.d passes"
 
 need_bpftrace
 TRACE_KINDS=job

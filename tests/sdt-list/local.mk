@@ -24,11 +24,25 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/scripts-sites.sh \
 	tests/sdt-list/globs.sh \
 	tests/sdt-list/filters.sh \
-	tests/sdt-list/fuzz.sh
+	tests/sdt-list/fuzz.sh \
+	tests/sdt-list/contract-diff.sh \
+	tests/sdt-list/contract-against.sh \
+	tests/sdt-list/contract-script.sh \
+	tests/sdt-list/contract-releases.sh
 TESTS += $(SDT_LIST_TESTS)
 EXTRA_DIST += $(SDT_LIST_TESTS) \
 	tests/sdt-list/lib.sh \
 	tests/sdt-list/probes.c \
 	tests/sdt-list/gated.c \
 	tests/sdt-list/typed.c \
-	tests/sdt-list/fuzz-notes.c
+	tests/sdt-list/fuzz-notes.c \
+	tests/sdt-list/contract/python3.11.bt \
+	tests/sdt-list/contract/php8.2.bt \
+	tests/sdt-list/contract/ruby3.1.bt \
+	tests/sdt-list/contract/libjvm17.bt \
+	tests/sdt-list/contract/postgres15.bt \
+	tests/sdt-list/contract/bcc-python.bt \
+	tests/sdt-list/contract/bcc-php.bt \
+	tests/sdt-list/contract/bcc-ruby.bt \
+	tests/sdt-list/contract/bcc-java.bt \
+	tests/sdt-list/contract/bcc-postgres.bt
