@@ -15,6 +15,10 @@ PIDS=
 trap 'for p in $PIDS; do kill $p 2>/dev/null; done; rm -rf "$T"' EXIT
 unshare -m true 2>/dev/null || skip "cannot make a mount namespace here"
 chmod 755 "$T"
+# sdt-list runs as nobody from a copy it can reach (the build tree may be
+# under /root, mode 700).
+need_nobody
+NOBODY_LIST=$(nobody_copy "$SDT_LIST")
 
 # obj PROVIDER OUT: a small executable with probe PROVIDER:evt.
 obj() {
@@ -82,7 +86,7 @@ list() {
 		timeout 10 "$SDT_LIST" -p "$HOST_PID" >"$T/out" 2>"$T/err"
 	else
 		timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
-			"$SDT_LIST" -p "$HOST_PID" >"$T/out" 2>"$T/err"
+			"$NOBODY_LIST" -p "$HOST_PID" >"$T/out" 2>"$T/err"
 	fi
 	rc=$?
 	[ $rc != 124 ] || fail "$1: sdt-list -p blocked"
