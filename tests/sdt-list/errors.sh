@@ -74,7 +74,8 @@ grep -q 'pid 999999999: no such process' "$T/err" || fail "bad pid: $(cat "$T/er
 run_list "bad pid" 2 -p abc
 # As nobody, from a copy it can reach (the build tree may be under /root).
 if can_nobody; then
-	as_nobody "$(nobody_copy "$SDT_LIST")" -p 1 >"$T/out" 2>"$T/err"
+	nlist=$(nobody_copy "$SDT_LIST") || exit 1
+	as_nobody "$nlist" -p 1 >"$T/out" 2>"$T/err"
 	rc=$?
 	expect_eq "unreadable process: exit status" 2 "$rc"
 	grep -q 'pid 1: cannot read /proc/1/maps: Permission denied (run as root' "$T/err" ||

@@ -18,7 +18,7 @@ chmod 755 "$T"
 # sdt-list runs as nobody from a copy it can reach (the build tree may be
 # under /root, mode 700).
 need_nobody
-NOBODY_LIST=$(nobody_copy "$SDT_LIST")
+NOBODY_LIST=$(nobody_copy "$SDT_LIST") || exit 1
 
 # obj PROVIDER OUT: a small executable with probe PROVIDER:evt.
 obj() {

@@ -99,8 +99,8 @@ expect_eq "PIE semaphore address and value" "$want 0" "$got"
 # /proc/PID/root, each checked against the mapping's device and inode.
 # Both programs run as nobody from copies it can reach.
 if can_nobody; then
-	nhost=$(nobody_copy "$HOST")
-	nlist=$(nobody_copy "$SDT_LIST")
+	nhost=$(nobody_copy "$HOST") || exit 1
+	nlist=$(nobody_copy "$SDT_LIST") || exit 1
 	as_nobody "$nhost" >"$T/host2.out" 2>&1 &
 	PIDS="$PIDS $!"
 	wait_line "$T/host2.out" '^ready'
