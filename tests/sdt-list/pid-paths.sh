@@ -59,7 +59,7 @@ start_ns() {
 			"$1/host" "$1/$3" >"$1/host.out" 2>&1 &
 		i=0
 		until grep -q "^ready" "$1/host.out" 2>/dev/null; do
-			i=$((i + 1)); [ $i -lt 100 ] || exit 1; sleep 0.1
+			i=$((i + 1)); [ $i -lt 600 ] || exit 1; sleep 0.1
 		done
 		[ "$2" = 1 ] && { mount --bind "$1/fifo" "$1/$3" || exit 1; }
 		echo covered >>"$1/host.out"
@@ -73,7 +73,7 @@ wait_ready() {
 	i=0
 	until grep -q "^${2:-ready}" "$1" 2>/dev/null; do
 		i=$((i + 1))
-		[ $i -lt 100 ] || fail "the host did not start: $(cat "$1" 2>&1)"
+		[ $i -lt 600 ] || fail "the host did not start: $(cat "$1" 2>&1)"
 		sleep 0.1
 	done
 	HOST_PID=$(sed -n 's/^ready \([0-9]*\)$/\1/p' "$1")
