@@ -13,7 +13,12 @@
  *     linked with; a libtool `.lo' names its real object inside). Each
  *     must be a regular file holding a whole ELF header of a machine we
  *     know: a damaged one, or one we cannot write for, is an error, as
- *     an object built on a misread machine would not link;
+ *     an object built on a misread machine would not link. One that is
+ *     missing or cannot be read is a warning and is left out: builds
+ *     such as PHP's run -G once over the objects in `.libs' and once
+ *     over those beside it, knowing only one set exists, and SystemTap's
+ *     dtrace never opens them. The readable ones decide; with none,
+ *     the steps below do, as when no object is given;
  *  2. -32 / -64, on x86;
  *  3. $CC and $CFLAGS: a cross compiler's triplet (`aarch64-linux-gnu-gcc',
  *     `clang --target=...') or -m32/-m64;
@@ -48,8 +53,20 @@ static int same_target(const struct sdt_target *a, const struct sdt_target *b)
  * Open an object named on the command line, for reading its header. Only
  * a regular file is opened at all: a FIFO would wait for a writer forever
  * and a device may act on being opened. The file is checked again once
- * open, in case it was swapped in between.
+ * open, in case it was swapped in between. Returns the descriptor, -1
+ * when PATH is something other than a file (reported), or SKIPPED when
+ * it cannot be read (warned).
  */
+enum { SKIPPED = -2 };
+
+static void warn_unreadable(struct dg_diag *diag, const char *path, int err)
+{
+	dg_warning(diag, path,
+		   "cannot read it: %s; left out (its machine and struct "
+		   "layouts are not used)",
+		   strerror(err));
+}
+
 static int open_object(const char *path, struct dg_diag *diag)
 {
 	struct stat st;
@@ -73,8 +90,8 @@ not_a_file:
 					: "a device");
 	return -1;
 unreadable:
-	dg_error(diag, path, "cannot read it: %s", strerror(errno));
-	return -1;
+	warn_unreadable(diag, path, errno);
+	return SKIPPED;
 }
 
 /*
@@ -121,41 +138,52 @@ static char *libtool_object(int fd, const char *path)
 	return r;
 }
 
-/* What sdt_target_from_fd()'s answer ERR for PATH means for -G. */
+/*
+ * What sdt_target_from_fd()'s answer ERR for PATH means for -G: 1 it
+ * decides, 0 it names no machine, SKIPPED it could not be read (both
+ * warned), -1 it is no object we can follow (reported).
+ */
 static int object_verdict(const struct sdt_target *t, const char *path, int err,
 			  struct dg_diag *diag)
 {
-	if (!err && sdt_target_known(t))
-		return 1;
-	if (!err)
+	switch (err) {
+	case 0:
+		if (sdt_target_known(t))
+			return 1;
 		dg_error(diag, path,
 			 "is for machine %u (%u-bit), for which dtrace-gen "
 			 "cannot write objects",
 			 t->machine, sdt_target_addr_size(t) * 8);
-	else if (err == -ENOMSG)
+		return -1;
+	case -ENOMSG:
 		dg_warning(diag, path,
 			   "names no machine (LLVM bitcode, or an archive "
 			   "without objects); not used to choose the "
 			   "object's machine");
-	else if (err == -EBADMSG)
+		return 0;
+	case -EBADMSG:
 		dg_error(diag, path,
 			 "is not a well-formed object: its ELF "
 			 "header is damaged or cut short");
-	else if (err == -ENOEXEC)
+		return -1;
+	case -ENOEXEC:
 		dg_error(diag, path,
 			 "is not an object file (neither ELF nor "
 			 "an archive)");
-	else if (err == -ENODATA)
+		return -1;
+	case -ENODATA:
 		dg_error(diag, path, "is empty, not an object file");
-	else
-		dg_error(diag, path, "cannot read it: %s", strerror(-err));
-	return err == -ENOMSG ? 0 : -1;
+		return -1;
+	default:
+		warn_unreadable(diag, path, -err);
+		return SKIPPED;
+	}
 }
 
 /*
  * The target of the object ARG (through its .lo). Returns 1 when it names
- * one, 0 when it names none (warned), -1 when it is no usable object
- * (reported).
+ * one, 0 when it names none (warned), SKIPPED when it cannot be read
+ * (warned), -1 when it is no usable object (reported).
  */
 static int object_target(struct sdt_target *t, const char *arg,
 			 struct dg_diag *diag)
@@ -164,14 +192,14 @@ static int object_target(struct sdt_target *t, const char *arg,
 	char *real;
 
 	if (fd < 0)
-		return -1;
+		return fd;
 	real = libtool_object(fd, arg);
 	if (real) {
 		close(fd);
 		fd = open_object(real, diag);
 		if (fd < 0) {
 			free(real);
-			return -1;
+			return fd;
 		}
 	}
 	err = sdt_target_from_fd(t, fd);
@@ -181,9 +209,12 @@ static int object_target(struct sdt_target *t, const char *arg,
 	return err;
 }
 
-/* Step 1. Returns 1 when some object decided, 0 when none did, -1. */
+/*
+ * Step 1. Returns 1 when some object decided, 0 when none did, -1. Counts
+ * in *SKIPPED the objects that could not be read.
+ */
 static int target_from_objects(struct sdt_target *t,
-			       const struct dg_object_opts *o,
+			       const struct dg_object_opts *o, size_t *skipped,
 			       struct dg_diag *diag)
 {
 	const char *first = NULL;
@@ -193,9 +224,10 @@ static int target_from_objects(struct sdt_target *t,
 		struct sdt_target this;
 		int r = object_target(&this, o->objects[i], diag);
 
-		if (r < 0)
+		*skipped += r == SKIPPED;
+		if (r == -1)
 			return -1;
-		if (!r)
+		if (r <= 0)
 			continue;
 		if (!first) {
 			*t = this;
@@ -307,7 +339,8 @@ static void apply_bits(struct sdt_target *t, int bits, struct dg_diag *diag)
 static int choose_target(struct sdt_target *t, const struct dg_object_opts *o,
 			 struct dg_diag *diag)
 {
-	int r = target_from_objects(t, o, diag), cc_bits = 0;
+	size_t skipped = 0;
+	int r = target_from_objects(t, o, &skipped, diag), cc_bits = 0;
 	const char *arch;
 
 	if (r < 0)
@@ -325,6 +358,11 @@ static int choose_target(struct sdt_target *t, const struct dg_object_opts *o,
 	if (arch && sdt_target_from_name(t, arch))
 		sdt_target_host(t);
 	apply_bits(t, o->bits ? o->bits : cc_bits, diag);
+	if (skipped && skipped == o->nobjects)
+		dg_warning(diag, NULL,
+			   "no object given could be read: the object is for "
+			   "%s (%u-bit), as when none is given",
+			   sdt_target_name(t), sdt_target_addr_size(t) * 8);
 	return 0;
 }
 

@@ -5,12 +5,15 @@
 #   <!-- example: FILE -->    its text is the file FILE
 #   <!-- example: run -->     a shell script, run with sh -e; it must succeed
 #   <!-- example: output -->  exactly what the run block before it prints
+#                             on stdout (empty lines at its end aside:
+#                             bpftrace prints some when it exits, how many
+#                             depends on its version)
 #
 # Each document's blocks run in order in a directory of their own, against
 # a staged `make install' first on PATH and in pkg-config's path, the way a
 # user with sdtkit installed would type them. A run block that calls
 # bpftrace runs only where bpftrace can load programs (root); the others
-# always run.
+# always run, and so does every output block whose run block ran.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/packaging/lib.sh"
 
@@ -68,7 +71,7 @@ def blocks(path):
             sys.exit("FAIL: %s:%d: an example marker with no code block after it" % (path, at))
         yield at, m.group(1), "\n".join(body) + "\n"
 
-failed, ran, skipped = [], 0, 0
+failed, ran, skipped, compared = [], 0, 0, 0
 for doc in docs:
     work = os.path.join(scratch, "examples", doc.replace("/", "_"))
     os.makedirs(work)
@@ -78,7 +81,7 @@ for doc in docs:
         if kind == "run":
             if "bpftrace" in text and os.environ["BPF"] != "yes":
                 skipped += 1
-                out = None
+                out = "skipped"
                 continue
             r = subprocess.run(["sh", "-e", "-c", text], cwd=work, capture_output=True,
                                text=True, timeout=120)
@@ -89,15 +92,22 @@ for doc in docs:
         elif kind == "output":
             if out is None:
                 failed.append("%s: an output block with no run block before it" % where)
-            elif out != text:
-                failed.append("%s: the run block before it printed\n%s" % (where, out))
+            elif out == "skipped":
+                pass
+            elif out.rstrip("\n") != text.rstrip("\n"):
+                failed.append("%s: the run block before it printed\n%s--- where the text says\n%s"
+                              % (where, out, text))
+            else:
+                compared += 1
+            out = None
         else:
             if "/" in kind or kind.startswith("."):
                 failed.append("%s: example file name %s must be a plain name" % (where, kind))
                 continue
             with open(os.path.join(work, kind), "w", encoding="utf-8") as f:
                 f.write(text)
-print("# %d example blocks run, %d need bpftrace and were not run" % (ran, skipped))
+print("# %d example blocks run, %d outputs compared, %d need bpftrace and were not run"
+      % (ran, compared, skipped))
 if failed:
     print("FAIL: " + "\nFAIL: ".join(failed), file=sys.stderr)
     sys.exit(1)

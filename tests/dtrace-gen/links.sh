@@ -20,17 +20,18 @@ cmp -s ref.h m.h || fail "m.h not replaced"
 [ "$(id -u)" = 0 ] || skip "the rest acts as a second user: run as root"
 id nobody >/dev/null 2>&1 || skip "there is no user nobody to act as"
 group=$(id -gn nobody)
-# as_nobody SCRIPT: run SCRIPT with sh as user nobody.
+# nobody_sh SCRIPT: run SCRIPT with sh as user nobody, here in $T.
 if command -v setpriv >/dev/null 2>&1; then
-	as_nobody() { setpriv --reuid=nobody --regid="$group" --clear-groups sh -c "$1"; }
+	nobody_sh() { setpriv --reuid=nobody --regid="$group" --clear-groups sh -c "$1"; }
 else
-	as_nobody() { su -s /bin/sh nobody -c "$1"; }
+	nobody_sh() { su -s /bin/sh nobody -c "$1"; }
 fi
 chmod 0755 "$T" && mkdir box && chown nobody "box" || fail "mkdir box"
-as_nobody true 2>/dev/null || skip "cannot act as user nobody (setpriv or su)"
+nobody_sh 'test -w box' 2>/dev/null ||
+	skip "cannot act as user nobody in $T (setpriv or su; TMPDIR=${TMPDIR:-/tmp} out of its reach?)"
 
 # Root replacing a file of nobody's keeps it nobody's, mode and all.
-as_nobody 'umask 077 && echo secret >box/theirs.h' || fail "as nobody"
+nobody_sh 'umask 077 && echo secret >box/theirs.h' || fail "as nobody"
 "$DG" -h -s p.d -o box/theirs.h || fail "-h over nobody's file"
 expect_eq "owner of a replaced output" "nobody 600" "$(stat -c '%U %a' box/theirs.h)"
 cmp -s ref.h box/theirs.h || fail "box/theirs.h not replaced"
@@ -64,7 +65,7 @@ fi
 for c in $combos; do
 	set_protection ${c%,*} ${c#*,}
 	rm -rf sticky && mkdir sticky && chmod 1777 sticky || fail "mkdir sticky"
-	as_nobody 'umask 077 && echo secret >sticky/victim && echo planted >sticky/plant.h &&
+	nobody_sh 'umask 077 && echo secret >sticky/victim && echo planted >sticky/plant.h &&
 		ln -s victim sticky/probes.h' || fail "planting"
 	for out in probes.h plant.h; do
 		kernel=refuses ours=refuses
@@ -95,7 +96,7 @@ rm -rf sticky && mkdir sticky && chmod 1777 sticky || fail "mkdir sticky"
 echo ours >sticky/mine && ln -s mine sticky/ours.h || fail "ln"
 "$DG" -h -s p.d -o sticky/ours.h || fail "our own link in a sticky directory refused"
 cmp -s ref.h sticky/mine || fail "our own link: file not written"
-as_nobody 'mkdir -m 1777 box/theirs && umask 077 && echo secret >box/theirs/v &&
+nobody_sh 'mkdir -m 1777 box/theirs && umask 077 && echo secret >box/theirs/v &&
 	ln -s v box/theirs/l.h' || fail "as nobody"
 "$DG" -h -s p.d -o box/theirs/l.h || fail "the directory owner's link refused"
 cmp -s ref.h box/theirs/v || fail "the owner's link: file not written"

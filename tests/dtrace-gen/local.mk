@@ -8,6 +8,7 @@ DTRACE_GEN_TESTS = \
 	tests/dtrace-gen/links.sh \
 	tests/dtrace-gen/signals.sh \
 	tests/dtrace-gen/objects.sh \
+	tests/dtrace-gen/missing.sh \
 	tests/dtrace-gen/cli.sh \
 	tests/dtrace-gen/compile.sh \
 	tests/dtrace-gen/link.sh \

@@ -1,9 +1,9 @@
 #!/bin/sh
 # The whole generator (command line, -h, -G through the ELF core, the
 # atomic output, every error path) with no leak, no invalid access and no
-# undefined behaviour: golden.sh and errors.sh run again against dtrace-gen
-# built with ASan and UBSan, then under valgrind. The fuzzer covers the
-# parser alone; this covers the rest.
+# undefined behaviour: golden.sh, errors.sh and missing.sh (objects -G
+# cannot read) run again against dtrace-gen built with ASan and UBSan, then
+# under valgrind. The fuzzer covers the parser alone; this covers the rest.
 #
 # Both builds are made here from the sources the local.mk fragments list:
 # the installed program is linked statically where possible, and valgrind
@@ -55,7 +55,7 @@ EOF
 chmod +x "$T/asan/run" "$T/vg/run" || fail chmod
 
 for build in asan vg; do
-	for t in golden errors; do
+	for t in golden errors missing; do
 		DG_UNDER_TEST=$T/$build/run "$SHELL" "$S/tests/dtrace-gen/$t.sh" >"$T/$build-$t.out" 2>&1
 		rc=$?
 		[ $rc = 0 ] || fail "$t.sh against the $build build: exit $rc: $(tail -n 20 "$T/$build-$t.out")"
@@ -68,4 +68,4 @@ for f in "$T"/logs/*; do
 		fail "valgrind could not read the debug info: $(head -n 10 "$f")"
 	fail "$(basename "$f"): $(head -n 40 "$f")"
 done
-note "golden.sh and errors.sh clean under ASan+UBSan and valgrind ($CC)"
+note "golden.sh, errors.sh and missing.sh clean under ASan+UBSan and valgrind ($CC)"

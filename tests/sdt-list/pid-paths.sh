@@ -15,6 +15,10 @@ PIDS=
 trap 'for p in $PIDS; do kill $p 2>/dev/null; done; rm -rf "$T"' EXIT
 unshare -m true 2>/dev/null || skip "cannot make a mount namespace here"
 chmod 755 "$T"
+# sdt-list runs as nobody from a copy it can reach (the build tree may be
+# under /root, mode 700).
+need_nobody
+NOBODY_LIST=$(nobody_copy "$SDT_LIST") || exit 1
 
 # obj PROVIDER OUT: a small executable with probe PROVIDER:evt.
 obj() {
@@ -55,7 +59,7 @@ start_ns() {
 			"$1/host" "$1/$3" >"$1/host.out" 2>&1 &
 		i=0
 		until grep -q "^ready" "$1/host.out" 2>/dev/null; do
-			i=$((i + 1)); [ $i -lt 100 ] || exit 1; sleep 0.1
+			i=$((i + 1)); [ $i -lt 600 ] || exit 1; sleep 0.1
 		done
 		[ "$2" = 1 ] && { mount --bind "$1/fifo" "$1/$3" || exit 1; }
 		echo covered >>"$1/host.out"
@@ -69,7 +73,7 @@ wait_ready() {
 	i=0
 	until grep -q "^${2:-ready}" "$1" 2>/dev/null; do
 		i=$((i + 1))
-		[ $i -lt 100 ] || fail "the host did not start: $(cat "$1" 2>&1)"
+		[ $i -lt 600 ] || fail "the host did not start: $(cat "$1" 2>&1)"
 		sleep 0.1
 	done
 	HOST_PID=$(sed -n 's/^ready \([0-9]*\)$/\1/p' "$1")
@@ -82,7 +86,7 @@ list() {
 		timeout 10 "$SDT_LIST" -p "$HOST_PID" >"$T/out" 2>"$T/err"
 	else
 		timeout 10 setpriv --reuid=65534 --regid=65534 --clear-groups \
-			"$SDT_LIST" -p "$HOST_PID" >"$T/out" 2>"$T/err"
+			"$NOBODY_LIST" -p "$HOST_PID" >"$T/out" 2>"$T/err"
 	fi
 	rc=$?
 	[ $rc != 124 ] || fail "$1: sdt-list -p blocked"
