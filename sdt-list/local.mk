@@ -24,6 +24,10 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/consumer-gdb.c \
 	sdt-list/consumer-perf.c \
 	sdt-list/proc.c \
+	sdt-list/inventory.h \
+	sdt-list/inventory.c \
+	sdt-list/walk.c \
+	sdt-list/host.c \
 	sdt-list/layout.c \
 	sdt-list/btstruct.c
 sdt_list_sdt_list_LDADD = $(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la

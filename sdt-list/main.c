@@ -5,13 +5,15 @@
  *
  *   sdt-list [OPTIONS] FILE...  [PROVIDER:NAME-GLOB...]
  *   sdt-list [OPTIONS] -p PID   [PROVIDER:NAME-GLOB...]
+ *   sdt-list [OPTIONS] [-x] DIR... / -a   [PROVIDER:NAME-GLOB...]
  *
  * Users otherwise read `readelf -n' (raw) or bcc's tplist (needs Python,
  * bcc and root), and neither says what the arguments are, whether the
  * specs can actually be read, or how to trace them. This file is the
  * command line and the walk over files and processes; each object's
  * probes are grouped in object.c and shown by one of the outputs (the
- * summary, -v, --json, --bpftrace, --perf; see sdt-list.h).
+ * summary, -v, --json, --bpftrace, --perf; see sdt-list.h). Directories
+ * (walk.c) and every process (host.c) are inventories of their own.
  *
  * Exit status: 0 all listed; 1 --check found a probe some consumer cannot
  * read; 2 some input could not be read (each one named on stderr; the
@@ -169,6 +171,10 @@ static void usage(FILE *out)
 	      "  -p, --pid PID  the process's executable, libraries and memfd\n"
 	      "                 providers, with each semaphore's current "
 	      "value\n"
+	      "  -a, --all-processes  every process we can read, by object:\n"
+	      "                 its PIDs, containers and semaphore values\n"
+	      "  -x, --one-file-system  a DIR is walked on its own file "
+	      "system\n"
 	      "  -v, --verbose  every site of each probe, each argument in "
 	      "words\n"
 	      "  -c, --check    say which tracers (libbpf, bcc/bpftrace, gdb,\n"
@@ -181,6 +187,7 @@ static void usage(FILE *out)
 	      "                 probes events\n"
 	      "  -h, --help     this text\n"
 	      "  -V, --version  the version of sdtkit this is\n"
+	      "A DIR is walked for objects with probes (links not followed).\n"
 	      "An argument that names no file and holds a `:' is a glob on\n"
 	      "PROVIDER:NAME. Exit: 0 ok, 1 --check found unreadable probes,\n"
 	      "2 an input could not be read.\n",
@@ -212,6 +219,9 @@ struct inputs {
 	size_t npids;
 	char **files;
 	size_t nfiles;
+	int all_procs; /* -a */
+	int one_fs;    /* -x */
+	int dirs;      /* some FILE is a directory: a walk */
 };
 
 static const struct flag {
@@ -286,6 +296,12 @@ static int take_option(struct opts *opt, struct inputs *in, int argc,
 		printf("sdt-list (sdtkit) %s\n", PACKAGE_VERSION);
 		return 0;
 	}
+	if (!strcmp(a, "-a") || !strcmp(a, "--all-processes") ||
+	    !strcmp(a, "-x") || !strcmp(a, "--one-file-system")) {
+		*(a[1] == 'a' || a[2] == 'a' ? &in->all_procs : &in->one_fs) =
+			1;
+		return -1;
+	}
 	if ((r = take_flag(opt, a)) != 0 ||
 	    (r = take_pid(in, argc, argv, i)) != 0)
 		return r > 0 ? -1 : EXIT_INPUT;
@@ -313,9 +329,20 @@ static int parse_args(int argc, char **argv, struct opts *opt,
 		else
 			in->files[in->nfiles++] = argv[i];
 	}
-	if (!in->nfiles && !in->npids) {
+	if (in->all_procs && (in->nfiles || in->npids)) {
+		fputs("sdt-list: -a lists every process: give no file or "
+		      "-p with it\n",
+		      stderr);
+		return EXIT_INPUT;
+	}
+	if (!in->nfiles && !in->npids && !in->all_procs) {
 		usage(stderr);
 		return EXIT_INPUT;
+	}
+	for (size_t i = 0; i < in->nfiles && !in->npids; i++) {
+		struct stat st;
+
+		in->dirs |= stat(in->files[i], &st) == 0 && S_ISDIR(st.st_mode);
 	}
 	opt->headers = in->nfiles + in->npids > 1 || in->npids;
 	opt->npids = in->npids;
@@ -339,6 +366,14 @@ int main(int argc, char **argv)
 	r = parse_args(argc, argv, &opt, &in);
 	if (r >= 0)
 		goto out;
+	if (in.all_procs || in.dirs) {
+		/* Inventories: -a attaches scripts by file, as several -p. */
+		opt.headers = 1;
+		opt.npids = in.all_procs ? 2 : 0;
+		r = in.all_procs ? host_run(&o)
+				 : walk_run(&o, in.files, in.nfiles, in.one_fs);
+		goto flush;
+	}
 	if (opt.format == FMT_JSON)
 		fputs("[", stdout);
 	layout_bt_begin(&o);
@@ -355,6 +390,7 @@ int main(int argc, char **argv)
 	/* After script_end(): the structs go between its header and probes. */
 	layout_bt_end(&o);
 	r = o.status;
+flush:
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "sdt-list: writing the listing: %s\n",
 			strerror(errno));
