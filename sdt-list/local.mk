@@ -32,3 +32,6 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/btstruct.c
 sdt_list_sdt_list_LDADD = $(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la
 dist_man_MANS += sdt-list/sdt-list.1
+# The inventory's JSON Schema (sdt-list --json DIR... / -a), for agents.
+sdtlistdocdir = $(docdir)
+sdtlistdoc_DATA = docs/inventory.schema.json
