@@ -24,6 +24,7 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/scripts-sites.sh \
 	tests/sdt-list/filters.sh \
 	tests/sdt-list/walk.sh \
+	tests/sdt-list/all-processes.sh \
 	tests/sdt-list/fuzz.sh
 TESTS += $(SDT_LIST_TESTS)
 EXTRA_DIST += $(SDT_LIST_TESTS) \
