@@ -276,8 +276,11 @@ void object_fini(struct object *obj)
 	free(obj->sites);
 	free(obj->groups);
 	for (size_t i = 0;
-	     obj->cache_ && obj->cache_->slots && i <= obj->cache_->mask; i++)
+	     obj->cache_ && obj->cache_->slots && i <= obj->cache_->mask; i++) {
+		if (obj->cache_->slots[i])
+			free(obj->cache_->slots[i]->own);
 		free(obj->cache_->slots[i]);
+	}
 	if (obj->cache_)
 		free(obj->cache_->slots);
 	free(obj->cache_);
