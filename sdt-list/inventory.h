@@ -10,6 +10,7 @@
 #ifndef SDT_LIST_INVENTORY_H
 #define SDT_LIST_INVENTORY_H
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "sdt-list.h"
@@ -82,6 +83,20 @@ int inv_add_proc(struct inv_record *rec, const struct inv_proc *p);
 
 /* The build-id in hex into BUF (2 * INV_BUILD_ID_MAX + 1), "" if none. */
 void inv_build_id_hex(const struct inv_record *rec, char *buf);
+
+/* peek.c: which of a directory's files are ELF, a few threads at once. */
+struct peek_item {
+	const char *name; /* in the directory */
+	int fd;		  /* out: open on it when an ELF regular file, or -1 */
+	int err;	  /* out: why it could not be opened (0: no matter) */
+	struct stat st;	  /* out: when FD is open */
+};
+struct peek;
+/* A pool of NTHREADS; NULL (no memory) works too, in one thread. */
+struct peek *peek_start(unsigned nthreads);
+void peek_stop(struct peek *pk);
+/* Fill ITEMS, the N regular files of the directory open on DFD. */
+void peek_batch(struct peek *pk, int dfd, struct peek_item *items, size_t n);
 
 /* Start and end the run's output; one record in between, as it comes. */
 void inv_begin(struct out *o);

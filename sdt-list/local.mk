@@ -27,10 +27,11 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/inventory.h \
 	sdt-list/inventory.c \
 	sdt-list/walk.c \
+	sdt-list/peek.c \
 	sdt-list/host.c \
 	sdt-list/layout.c \
 	sdt-list/btstruct.c
-sdt_list_sdt_list_LDADD = $(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la
+sdt_list_sdt_list_LDADD = $(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la -lpthread
 dist_man_MANS += sdt-list/sdt-list.1
 # The inventory's JSON Schema (sdt-list --json DIR... / -a), for agents.
 sdtlistdocdir = $(docdir)

@@ -33,6 +33,8 @@
 /* Deeper trees are reported, not walked: each level holds a descriptor. */
 #define WALK_DEPTH_MAX 256
 #define WALK_PATH_MAX 4096
+/* Files peeked at in parallel: disks answer many reads at once. */
+#define WALK_THREADS 8
 
 /* The inodes met so far: open addressing over (device, inode). */
 struct seen {
@@ -49,6 +51,7 @@ struct walk {
 	struct inv_totals t;
 	int one_fs;
 	dev_t top_dev;
+	struct peek *pk;
 	char path[WALK_PATH_MAX];
 };
 
@@ -152,6 +155,8 @@ static void read_file(struct walk *w, int fd, const char *path, int named)
 struct name {
 	char *s;
 	unsigned char type;
+	int kind;    /* S_IFREG, S_IFDIR, or 0: passed over */
+	size_t item; /* S_IFREG: its peek_item */
 };
 
 static int by_name(const void *a, const void *b)
@@ -215,55 +220,97 @@ static int entry_kind(struct walk *w, int dfd, const char *name,
 	return (int)(st->st_mode & S_IFMT);
 }
 
-/* Entry NAME of the directory open on DFD, whose path is w->path[0..len). */
-static void walk_entry(struct walk *w, int dfd, const struct name *e,
-		       size_t len, int depth)
+/* w->path becomes the path of entry NAME: 0, or -1 when too long. */
+static int enter(struct walk *w, size_t len, const char *name)
 {
-	int fd, kind, flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
-	size_t nlen = strlen(e->s);
-	struct stat st;
+	size_t nlen = strlen(name);
 
 	if (len + 1 + nlen >= sizeof(w->path)) {
 		w->path[len] = 0;
 		walk_error(w, w->path,
 			   "an entry's path is longer than 4095 bytes: not "
 			   "walked");
-		return;
+		return -1;
 	}
 	w->path[len] = '/';
-	memcpy(w->path + len + 1, e->s, nlen + 1);
-	kind = entry_kind(w, dfd, e->s, e->type, &st);
-	if (kind != S_IFREG && kind != S_IFDIR)
-		return; /* links, FIFOs, devices, sockets */
-	fd = openat(dfd, e->s,
-		    flags | (kind == S_IFDIR ? O_DIRECTORY : O_NOCTTY));
+	memcpy(w->path + len + 1, name, nlen + 1);
+	return 0;
+}
+
+/* Subdirectory NAME of the directory open on DFD. */
+static void walk_subdir(struct walk *w, int dfd, const char *name, size_t len,
+			int depth)
+{
+	struct stat st;
+	int fd = openat(dfd, name,
+			O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_DIRECTORY);
+
 	if (fd < 0) {
-		/* Gone, or a link or FIFO swapped in since: passed over. */
+		/* Gone, or something else put in its place: passed over. */
 		if (errno != ENOENT && errno != ELOOP && errno != ENOTDIR)
 			walk_errno(w, w->path, "cannot open", errno);
 		return;
 	}
-	/* Most files are not ELF: four bytes say so, before any fstat. */
-	if (kind == S_IFREG && !inv_elf_magic(fd)) {
-		w->t.files++;
-		close(fd);
-		return;
-	}
-	if (fstat(fd, &st) < 0 || (int)(st.st_mode & S_IFMT) != kind ||
-	    (kind == S_IFDIR && w->one_fs && st.st_dev != w->top_dev) ||
+	if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    (w->one_fs && st.st_dev != w->top_dev) ||
 	    seen_before(&w->seen, &st) != 0) {
 		close(fd);
 		return;
 	}
-	if (kind == S_IFDIR)
-		walk_dir(w, fd, len + 1 + nlen, depth + 1);
-	else
-		read_file(w, fd, w->path, 0);
+	walk_dir(w, fd, len + 1 + strlen(name), depth + 1);
+}
+
+/* A regular file, peeked at: listed when an object with probes. */
+static void walk_file(struct walk *w, struct peek_item *it)
+{
+	if (it->err) {
+		walk_errno(w, w->path, "cannot open", it->err);
+		return;
+	}
+	if (it->fd < 0) {
+		w->t.files++; /* not ELF (or gone): not a word */
+		return;
+	}
+	if (seen_before(&w->seen, &it->st) != 0) {
+		close(it->fd);
+		return;
+	}
+	read_file(w, it->fd, w->path, 0);
+}
+
+/*
+ * The regular files among NAMES, peeked at together (peek.c); each name's
+ * KIND says what it is, its ITEM which of the returned items is its.
+ */
+static struct peek_item *peek_files(struct walk *w, int dfd, struct name *names,
+				    size_t n, size_t len)
+{
+	struct peek_item *items = calloc(n ? n : 1, sizeof(*items));
+	size_t m = 0;
+
+	if (!items)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		struct stat st;
+
+		names[i].kind = 0;
+		if (enter(w, len, names[i].s) < 0)
+			continue;
+		names[i].kind =
+			entry_kind(w, dfd, names[i].s, names[i].type, &st);
+		if (names[i].kind != S_IFREG)
+			continue;
+		names[i].item = m;
+		items[m++].name = names[i].s;
+	}
+	peek_batch(w->pk, dfd, items, m);
+	return items;
 }
 
 /* The directory open on DFD (closed here), whose path is w->path[0..len). */
 static void walk_dir(struct walk *w, int dfd, size_t len, int depth)
 {
+	struct peek_item *items = NULL;
 	struct name *names;
 	size_t n;
 	int err;
@@ -283,14 +330,25 @@ static void walk_dir(struct walk *w, int dfd, size_t len, int depth)
 		return;
 	}
 	names = dir_names(d, &n, &err);
-	if (err) {
-		w->path[len] = 0;
+	if (err == ENOMEM)
+		walk_error(w, w->path, "out of memory: listed in part");
+	else if (err)
 		walk_errno(w, w->path, "cannot read directory", err);
+	if (n && !(items = peek_files(w, dirfd(d), names, n, len))) {
+		walk_error(w, w->path, "out of memory: not walked");
+		n = 0;
 	}
 	for (size_t i = 0; i < n; i++) {
-		walk_entry(w, dirfd(d), &names[i], len, depth);
-		free(names[i].s);
+		/* Links, FIFOs, devices, sockets: never opened. */
+		if (names[i].kind == S_IFDIR && enter(w, len, names[i].s) == 0)
+			walk_subdir(w, dirfd(d), names[i].s, len, depth);
+		else if (names[i].kind == S_IFREG &&
+			 enter(w, len, names[i].s) == 0)
+			walk_file(w, &items[names[i].item]);
 	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i].s);
+	free(items);
 	free(names);
 	closedir(d);
 }
@@ -350,10 +408,12 @@ int walk_run(struct out *o, char **paths, size_t n, int one_fs)
 	}
 	w->o = o;
 	w->one_fs = one_fs;
+	w->pk = peek_start(WALK_THREADS);
 	inv_begin(o);
 	for (size_t i = 0; i < n; i++)
 		walk_top(w, paths[i]);
 	inv_end(o, &w->t, 0);
+	peek_stop(w->pk);
 	free(w->seen.keys);
 	free(w);
 	return o->status;

@@ -36,6 +36,14 @@ printf 'some text\n' >"$R/data/text.txt"
 : >"$R/data/empty"
 printf '\177EL' >"$R/data/tiny"
 ln "$R/bin/prog" "$R/hard/prog-again"
+# A directory big enough for its files to be peeked at by several threads.
+mkdir "$R/many"
+i=0
+while [ $i -lt 60 ]; do
+	echo "file $i" >"$R/many/f$i"
+	i=$((i + 1))
+done
+ln "$R/bin/prog" "$R/many/prog-third"
 ln -s ../bin/prog "$R/sub/link-to-prog"
 ln -s . "$R/sub/self"
 ln -s loop-b "$R/sub/loop-a"
@@ -84,7 +92,7 @@ walk "$R"
 expect_eq "exit status" 0 "$rc"
 grep -q '^walkprog:two(int32, int32)  1 site$' "$T/out" || fail "walkprog:two not listed: $(cat "$T/out")"
 grep -q '^walklib:fire(int32)  2 sites$' "$T/out" || fail "walklib:fire not listed: $(cat "$T/out")"
-grep -q 'noprobes\|run.sh\|text.txt\|fifo\|link-to-prog\|prog-again' "$T/out" &&
+grep -q 'noprobes\|run.sh\|text.txt\|fifo\|link-to-prog\|prog-again\|prog-third\|many/f' "$T/out" &&
 	fail "lists what has no probes, or a file twice: $(cat "$T/out")"
 sites=$(awk '{ s += $2 } END { print s }' "$T/want")
 tail -n 1 "$T/out" | grep -q "^[0-9]* files read ([0-9]* ELF), 3 objects with probes, 4 probes, $sites sites\$" ||
