@@ -28,7 +28,8 @@
  *    site), json.c (--json), scripts.c with script-bpftrace.c and
  *    script-perf.c (--bpftrace, --perf): the outputs.
  *  - walk.c (DIR...) and host.c (--all-processes): inventories, one
- *    record per object (inventory.c: text, or JSON records).
+ *    record per object (inventory.c: text, or JSON records); peek.c
+ *    tells a directory's ELF files with a few threads at once.
  * main.c holds the command line and walks the files and processes.
  */
 #ifndef SDT_LIST_H
