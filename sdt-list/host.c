@@ -416,7 +416,8 @@ static int *all_pids(size_t *n)
 		pids[(*n)++] = atoi(e->d_name);
 	}
 	closedir(d);
-	qsort(pids, *n, sizeof(*pids), by_pid);
+	if (*n)
+		qsort(pids, *n, sizeof(*pids), by_pid);
 	return pids ? pids : calloc(1, sizeof(*pids));
 }
 

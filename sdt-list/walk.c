@@ -192,7 +192,8 @@ static struct name *dir_names(DIR *d, size_t *n, int *err)
 		++*n;
 	}
 	*err = errno;
-	qsort(names, *n, sizeof(*names), by_name);
+	if (*n)
+		qsort(names, *n, sizeof(*names), by_name);
 	return names;
 nomem:
 	*err = ENOMEM;
