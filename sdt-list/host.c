@@ -47,6 +47,8 @@ struct host {
 	size_t nrecs;
 	struct host_key *keys;
 	size_t nkeys;
+	size_t *slots; /* index + 1 into keys, 0: free */
+	size_t mask;
 	struct inv_totals t;
 	char our_mnt[64];
 };
@@ -162,10 +164,25 @@ static void host_path(const struct host_proc *hp, const struct proc_object *po,
 	snprintf(buf, len, "/proc/%d/root%s", hp->pid, po->path);
 }
 
+static size_t key_hash(unsigned major, unsigned minor, uint64_t ino)
+{
+	uint64_t h =
+		ino * 0x9e3779b97f4a7c15ull ^ ((uint64_t)major << 32 | minor);
+
+	return (size_t)(h ^ h >> 31);
+}
+
+/*
+ * The key of PO's file, or NULL. A host maps thousands of files in
+ * thousands of processes: the keys are found through a hash of their
+ * indexes (open addressing, at most half full; 0 is a free slot).
+ */
 static struct host_key *key_of(struct host *h, const struct proc_object *po)
 {
-	for (size_t i = 0; i < h->nkeys; i++) {
-		struct host_key *k = &h->keys[i];
+	size_t i = key_hash(po->dev_major, po->dev_minor, po->ino);
+
+	for (; h->slots && h->slots[i & h->mask]; i++) {
+		struct host_key *k = &h->keys[h->slots[i & h->mask] - 1];
 
 		if (k->ino == po->ino && k->major == po->dev_major &&
 		    k->minor == po->dev_minor)
@@ -174,20 +191,50 @@ static struct host_key *key_of(struct host *h, const struct proc_object *po)
 	return NULL;
 }
 
+static void slot_put(size_t *slots, size_t mask, const struct host_key *k,
+		     size_t index)
+{
+	size_t i = key_hash(k->major, k->minor, k->ino);
+
+	while (slots[i & mask])
+		i++;
+	slots[i & mask] = index + 1;
+}
+
+static int slots_grow(struct host *h)
+{
+	size_t cap = h->slots ? 2 * (h->mask + 1) : 256;
+	size_t *slots = calloc(cap, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->nkeys; i++)
+		slot_put(slots, cap - 1, &h->keys[i], i);
+	free(h->slots);
+	h->slots = slots;
+	h->mask = cap - 1;
+	return 0;
+}
+
 static struct host_key *add_key(struct host *h, const struct proc_object *po,
 				long rec, size_t file)
 {
-	struct host_key *k = realloc(h->keys, (h->nkeys + 1) * sizeof(*k));
+	struct host_key *k;
 
+	if ((!h->slots || 2 * (h->nkeys + 1) > h->mask + 1) &&
+	    slots_grow(h) < 0)
+		return NULL;
+	k = realloc(h->keys, (h->nkeys + 1) * sizeof(*k));
 	if (!k)
 		return NULL;
 	h->keys = k;
-	k = &h->keys[h->nkeys++];
+	k = &h->keys[h->nkeys];
 	k->major = po->dev_major;
 	k->minor = po->dev_minor;
 	k->ino = po->ino;
 	k->rec = rec;
 	k->file = file;
+	slot_put(h->slots, h->mask, k, h->nkeys++);
 	return k;
 }
 
@@ -450,6 +497,7 @@ int host_run(struct out *o)
 	inv_end(o, &h.t, 1);
 	free(h.recs);
 	free(h.keys);
+	free(h.slots);
 	free(pids);
 	return o->status;
 }
