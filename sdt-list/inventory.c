@@ -35,6 +35,16 @@ int inv_elf_magic(int fd)
 	return pread(fd, m, 4, 0) == 4 && !memcmp(m, ELFMAG, SELFMAG);
 }
 
+/* F has a probe the command line's globs select (any, without globs). */
+static int any_wanted(const struct out *o, const struct sdt_elf *f)
+{
+	for (size_t i = 0; i < f->nprobes; i++) {
+		if (object_wanted(o->o, &f->probes[i].note))
+			return 1;
+	}
+	return 0;
+}
+
 int inv_record_read(struct inv_record *rec, const struct out *o, int fd,
 		    const char *name, char *err, size_t errlen)
 {
@@ -49,7 +59,7 @@ int inv_record_read(struct inv_record *rec, const struct out *o, int fd,
 	}
 	r = sdt_elf_open_fd(&rec->f, fd, err, errlen);
 	rec->is_elf = r != -ENOEXEC;
-	if (r < 0 || !rec->f.nprobes || fstat(fd, &st) < 0) {
+	if (r < 0 || !any_wanted(o, &rec->f) || fstat(fd, &st) < 0) {
 		if (r == 0)
 			sdt_elf_close(&rec->f);
 		close(fd);

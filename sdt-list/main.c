@@ -281,6 +281,18 @@ static int take_pid(struct inputs *in, int argc, char **argv, int *i)
 	return 1;
 }
 
+/* -a, -x: the inventories' options; returns 1 when A was one. */
+static int take_inventory(struct inputs *in, const char *a)
+{
+	if (!strcmp(a, "-a") || !strcmp(a, "--all-processes"))
+		in->all_procs = 1;
+	else if (!strcmp(a, "-x") || !strcmp(a, "--one-file-system"))
+		in->one_fs = 1;
+	else
+		return 0;
+	return 1;
+}
+
 /* Returns -1 to go on, else the exit status. */
 static int take_option(struct opts *opt, struct inputs *in, int argc,
 		       char **argv, int *i)
@@ -296,13 +308,7 @@ static int take_option(struct opts *opt, struct inputs *in, int argc,
 		printf("sdt-list (sdtkit) %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	if (!strcmp(a, "-a") || !strcmp(a, "--all-processes") ||
-	    !strcmp(a, "-x") || !strcmp(a, "--one-file-system")) {
-		*(a[1] == 'a' || a[2] == 'a' ? &in->all_procs : &in->one_fs) =
-			1;
-		return -1;
-	}
-	if ((r = take_flag(opt, a)) != 0 ||
+	if ((r = take_inventory(in, a)) != 0 || (r = take_flag(opt, a)) != 0 ||
 	    (r = take_pid(in, argc, argv, i)) != 0)
 		return r > 0 ? -1 : EXIT_INPUT;
 	fprintf(stderr, "sdt-list: unknown option `%s'\n", a);
@@ -343,6 +349,12 @@ static int parse_args(int argc, char **argv, struct opts *opt,
 		struct stat st;
 
 		in->dirs |= stat(in->files[i], &st) == 0 && S_ISDIR(st.st_mode);
+	}
+	if (in->one_fs && !in->dirs) {
+		fputs("sdt-list: -x stays on the file system of a DIR walked: "
+		      "give a directory\n",
+		      stderr);
+		return EXIT_INPUT;
 	}
 	opt->headers = in->nfiles + in->npids > 1 || in->npids;
 	opt->npids = in->npids;
