@@ -120,6 +120,13 @@ int sdt_elf_is_program(const struct sdt_elf *f);
  */
 int sdt_elf_soname(const struct sdt_elf *f, char *buf, size_t len);
 
+/*
+ * F's GNU build-id (NT_GNU_BUILD_ID, what debuginfod and perf key objects
+ * by) into BUF: its length in bytes, -ENOENT when F has none, -ENOSPC
+ * when it is longer than LEN.
+ */
+int sdt_elf_build_id(const struct sdt_elf *f, unsigned char *buf, size_t len);
+
 /* Name of the allocated section that contains ADDR, or NULL. */
 const char *sdt_elf_section_at(const struct sdt_elf *f, uint64_t addr);
 

@@ -901,3 +901,49 @@ int sdt_elf_soname(const struct sdt_elf *f, char *buf, size_t len)
 	}
 	return -ENOENT;
 }
+
+/* ------------------------------------------------------------------ */
+/* Identity                                                            */
+
+/* The GNU build-id note among the notes of one small allocated section. */
+static int build_id_in(Elf_Scn *scn, unsigned char *buf, size_t len)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t off = 0, next, name_at, desc_at;
+	GElf_Nhdr nh;
+
+	if (!d || !d->d_buf)
+		return -ENOENT;
+	for (; off < d->d_size; off = next) {
+		next = gelf_getnote(d, off, &nh, &name_at, &desc_at);
+		if (!next)
+			break;
+		if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+		    memcmp((const char *)d->d_buf + name_at, "GNU", 4) ||
+		    !nh.n_descsz)
+			continue;
+		if (nh.n_descsz > len)
+			return -ENOSPC;
+		memcpy(buf, (const char *)d->d_buf + desc_at, nh.n_descsz);
+		return (int)nh.n_descsz;
+	}
+	return -ENOENT;
+}
+
+int sdt_elf_build_id(const struct sdt_elf *f, unsigned char *buf, size_t len)
+{
+	int r;
+
+	/* Linkers put it in an allocated note section of a few dozen bytes. */
+	for (size_t i = 1; i < f->nsections_; i++) {
+		const struct sdt_elf_section *s = &f->sections_[i];
+
+		if (!s->scn || s->type != SHT_NOTE || !(s->flags & SHF_ALLOC) ||
+		    s->size > 4096)
+			continue;
+		r = build_id_in(s->scn, buf, len);
+		if (r != -ENOENT)
+			return r;
+	}
+	return -ENOENT;
+}

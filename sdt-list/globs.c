@@ -178,6 +178,16 @@ void globs_see(struct globs *gs, const struct opts *o, const struct object *obj)
 		see_probe(gs, o, &group_probe(obj, &obj->groups[i])->note);
 }
 
+void globs_see_file(struct globs *gs, const struct opts *o,
+		    const struct sdt_elf *f)
+{
+	if (!gs)
+		return;
+	gs->probes += f->nprobes;
+	for (size_t i = 0; gs->n && i < f->nprobes; i++)
+		see_probe(gs, o, &f->probes[i].note);
+}
+
 int globs_report(const struct globs *gs, const struct opts *o)
 {
 	int bad = 0;

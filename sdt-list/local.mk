@@ -25,6 +25,11 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/consumer-gdb.c \
 	sdt-list/consumer-perf.c \
 	sdt-list/proc.c \
+	sdt-list/inventory.h \
+	sdt-list/inventory.c \
+	sdt-list/walk.c \
+	sdt-list/peek.c \
+	sdt-list/host.c \
 	sdt-list/layout.c \
 	sdt-list/btstruct.c \
 	sdt-list/contract.h \
@@ -33,5 +38,8 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/against.c \
 	sdt-list/btscript.c
 sdt_list_sdt_list_LDADD = dtrace-gen/libsdtdparse.la \
-	$(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la
+	$(SDT_LAYOUT_LIBS) elfcore/libsdtcore.la -lpthread
 dist_man_MANS += sdt-list/sdt-list.1
+# The inventory's JSON Schema (sdt-list --json DIR... / -a), for agents.
+sdtlistdocdir = $(docdir)
+sdtlistdoc_DATA = docs/inventory.schema.json

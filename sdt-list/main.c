@@ -5,13 +5,15 @@
  *
  *   sdt-list [OPTIONS] FILE...  [PROVIDER:NAME-GLOB...]
  *   sdt-list [OPTIONS] -p PID   [PROVIDER:NAME-GLOB...]
+ *   sdt-list [OPTIONS] [-x] DIR... / -a   [PROVIDER:NAME-GLOB...]
  *
  * Users otherwise read `readelf -n' (raw) or bcc's tplist (needs Python,
  * bcc and root), and neither says what the arguments are, whether the
  * specs can actually be read, or how to trace them. This file is the
  * command line and the walk over files and processes; each object's
  * probes are grouped in object.c and shown by one of the outputs (the
- * summary, -v, --json, --bpftrace, --perf; see sdt-list.h).
+ * summary, -v, --json, --bpftrace, --perf; see sdt-list.h). Directories
+ * (walk.c) and every process (host.c) are inventories of their own.
  *
  * Exit status: 0 all listed; 1 --check found a probe some consumer cannot
  * read; 2 some input could not be read (each one named on stderr; the
@@ -171,6 +173,10 @@ static void usage(FILE *out)
 	      "  -p, --pid PID  the process's executable, libraries and memfd\n"
 	      "                 providers, with each semaphore's current "
 	      "value\n"
+	      "  -a, --all-processes  every process we can read, by object:\n"
+	      "                 its PIDs, containers and semaphore values\n"
+	      "  -x, --one-file-system  a DIR is walked on its own file "
+	      "system\n"
 	      "  -v, --verbose  every site of each probe, each argument in "
 	      "words\n"
 	      "  -c, --check    say which tracers (libbpf, bcc/bpftrace, gdb,\n"
@@ -186,9 +192,7 @@ static void usage(FILE *out)
 	      "  --diff OLD NEW, --against PROVIDER.d FILE...,\n"
 	      "  --script PROG.bt FILE|-p PID: probes as a contract;\n"
 	      "                 see sdt-list(1) or each mode's --help\n"
-	      "  --diff OLD NEW, --against PROVIDER.d FILE...,\n"
-	      "  --script PROG.bt FILE|-p PID: probes as a contract; see\n"
-	      "                 sdt-list(1) or each mode's --help\n"
+	      "A DIR is walked for objects with probes (links not followed).\n"
 	      "An argument that names no file and holds a `:' is a glob on\n"
 	      "PROVIDER:NAME. Exit: 0 ok, 1 --check found unreadable probes,\n"
 	      "2 an input could not be read or a glob matched no probe.\n",
@@ -220,6 +224,9 @@ struct inputs {
 	size_t npids;
 	char **files;
 	size_t nfiles;
+	int all_procs; /* -a */
+	int one_fs;    /* -x */
+	int dirs;      /* some FILE is a directory: a walk */
 };
 
 static const struct flag {
@@ -279,6 +286,18 @@ static int take_pid(struct inputs *in, int argc, char **argv, int *i)
 	return 1;
 }
 
+/* -a, -x: the inventories' options; returns 1 when A was one. */
+static int take_inventory(struct inputs *in, const char *a)
+{
+	if (!strcmp(a, "-a") || !strcmp(a, "--all-processes"))
+		in->all_procs = 1;
+	else if (!strcmp(a, "-x") || !strcmp(a, "--one-file-system"))
+		in->one_fs = 1;
+	else
+		return 0;
+	return 1;
+}
+
 /* Returns -1 to go on, else the exit status. */
 static int take_option(struct opts *opt, struct inputs *in, int argc,
 		       char **argv, int *i)
@@ -294,7 +313,7 @@ static int take_option(struct opts *opt, struct inputs *in, int argc,
 		printf("sdt-list (sdtkit) %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	if ((r = take_flag(opt, a)) != 0 ||
+	if ((r = take_inventory(in, a)) != 0 || (r = take_flag(opt, a)) != 0 ||
 	    (r = take_pid(in, argc, argv, i)) != 0)
 		return r > 0 ? -1 : EXIT_INPUT;
 	fprintf(stderr, "sdt-list: unknown option `%s'\n", a);
@@ -321,8 +340,25 @@ static int parse_args(int argc, char **argv, struct opts *opt,
 		else
 			in->files[in->nfiles++] = argv[i];
 	}
-	if (!in->nfiles && !in->npids) {
+	if (in->all_procs && (in->nfiles || in->npids)) {
+		fputs("sdt-list: -a lists every process: give no file or "
+		      "-p with it\n",
+		      stderr);
+		return EXIT_INPUT;
+	}
+	if (!in->nfiles && !in->npids && !in->all_procs) {
 		usage(stderr);
+		return EXIT_INPUT;
+	}
+	for (size_t i = 0; i < in->nfiles && !in->npids; i++) {
+		struct stat st;
+
+		in->dirs |= stat(in->files[i], &st) == 0 && S_ISDIR(st.st_mode);
+	}
+	if (in->one_fs && !in->dirs) {
+		fputs("sdt-list: -x stays on the file system of a DIR walked: "
+		      "give a directory\n",
+		      stderr);
 		return EXIT_INPUT;
 	}
 	opt->headers = in->nfiles + in->npids > 1 || in->npids;
@@ -369,6 +405,16 @@ int main(int argc, char **argv)
 		r = EXIT_INPUT;
 		goto out;
 	}
+	if (in.all_procs || in.dirs) {
+		/* Inventories: -a attaches scripts by file, as several -p. */
+		opt.headers = 1;
+		opt.npids = in.all_procs ? 2 : 0;
+		r = in.all_procs ? host_run(&o)
+				 : walk_run(&o, in.files, in.nfiles, in.one_fs);
+		if (globs_report(o.globs, &opt))
+			r = EXIT_INPUT;
+		goto flush;
+	}
 	if (opt.format == FMT_JSON)
 		fputs("[", stdout);
 	layout_bt_begin(&o);
@@ -387,6 +433,7 @@ int main(int argc, char **argv)
 	/* After script_end(): the structs go between its header and probes. */
 	layout_bt_end(&o);
 	r = o.status;
+flush:
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "sdt-list: writing the listing: %s\n",
 			strerror(errno));

@@ -27,6 +27,9 @@
  *  - summary.c (one line per probe, the default), verbose.c (-v: every
  *    site), json.c (--json), scripts.c with script-bpftrace.c and
  *    script-perf.c (--bpftrace, --perf): the outputs.
+ *  - walk.c (DIR...) and host.c (--all-processes): inventories, one
+ *    record per object (inventory.c: text, or JSON records); peek.c
+ *    tells a directory's ELF files with a few threads at once.
  * main.c holds the command line and walks the files and processes.
  */
 #ifndef SDT_LIST_H
@@ -306,6 +309,9 @@ struct globs;
 struct globs *globs_new(const struct opts *o);
 void globs_see(struct globs *gs, const struct opts *o,
 	       const struct object *obj);
+/* The same for an inventory's file, before its unselected probes go. */
+void globs_see_file(struct globs *gs, const struct opts *o,
+		    const struct sdt_elf *f);
 int globs_report(const struct globs *gs, const struct opts *o);
 void globs_free(struct globs *gs);
 
@@ -391,6 +397,13 @@ void layout_bt_end(struct out *o);
 void layout_bt_probe(FILE *out, const struct object *obj,
 		     const struct sdt_probe *p, const struct signature *sig,
 		     unsigned shown);
+
+/* --- walk.c, host.c: inventories (records written by inventory.c) --- */
+
+/* Every object with probes under PATHS (ONE_FS: -x). Exit status. */
+int walk_run(struct out *o, char **paths, size_t n, int one_fs);
+/* Every process we can read, by object. Exit status. */
+int host_run(struct out *o);
 
 /* --- the outputs --- */
 

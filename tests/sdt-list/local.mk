@@ -28,7 +28,9 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/contract-diff.sh \
 	tests/sdt-list/contract-against.sh \
 	tests/sdt-list/contract-script.sh \
-	tests/sdt-list/contract-releases.sh
+	tests/sdt-list/contract-releases.sh \
+	tests/sdt-list/walk.sh \
+	tests/sdt-list/all-processes.sh
 TESTS += $(SDT_LIST_TESTS)
 EXTRA_DIST += $(SDT_LIST_TESTS) \
 	tests/sdt-list/lib.sh \
