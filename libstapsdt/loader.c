@@ -553,7 +553,7 @@ static struct sdt_loaded *add_chunk(struct sdt_provider *p, size_t slots)
 
 /* Chunk sizes: CHUNK_FIRST slots, doubling up to CHUNK_MAX (chunk.c). */
 #define CHUNK_FIRST 64
-#define CHUNK_MAX 65536
+#define CHUNK_MAX 4096
 
 /* No more probes go into O: a file's descriptor is given back. */
 static void seal_chunk(struct sdt_loaded *o)

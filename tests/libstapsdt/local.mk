@@ -52,7 +52,8 @@ LIBSTAPSDT_TESTS = \
 	tests/libstapsdt/extend-timeline.sh \
 	tests/libstapsdt/extend-additions.sh \
 	tests/libstapsdt/extend-cycles.sh \
-	tests/libstapsdt/extend-stress.sh
+	tests/libstapsdt/extend-stress.sh \
+	tests/libstapsdt/extend-scale.sh
 TESTS += $(LIBSTAPSDT_TESTS)
 EXTRA_DIST += $(LIBSTAPSDT_TESTS) \
 	tests/libstapsdt/lib.sh \
