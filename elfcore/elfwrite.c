@@ -17,7 +17,12 @@
  *   then            .note.stapsdt, .note.sdtkit (when given), .shstrtab,
  *                   section headers (not loaded)
  *
- * P is the target's page size. File offsets are packed; only the virtual
+ * P is the target's page size. An object with room to grow (sdt_dso.slots)
+ * has stubs and semaphores for every slot, both note sections, and free
+ * bytes after each for notes added later by sdt_dso_append(), which moves
+ * a section whose room is used up past the end of the file.
+ *
+ * File offsets are packed; only the virtual
  * addresses step by a page, so each segment keeps offset == vaddr mod P
  * and gets its own pages without the file growing or the mapping
  * reserving more than a few pages. Two segments, not three: each costs the

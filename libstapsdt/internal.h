@@ -6,6 +6,7 @@
  *   object.c    provider model -> shared object (through the ELF core)
  *   arch.c      per-architecture probe stubs
  *   loader.c    placement (memfd or private file), dlopen, publish, retire
+ *   chunk.c     providerExtend()'s objects with room for more probes
  *   fire.c      probeFire / probeIsEnabled: the lock-free fast paths
  *
  * Concurrency, in one place. Fires and enabled checks take no lock: they
@@ -15,7 +16,7 @@
  * (release); unload stores NULL into _fire and points the semaphore at a
  * static zero, then gives the objects back (dlclose, memfd or file, fd).
  * providerExtend() only publishes: the probes added since the last load
- * or extend go into one more object of their own, and no probe already
+ * or extend take free slots of a chunk (chunk.c), and no probe already
  * published is touched, so extending needs no grace period.
  * A fire that read the old pointers just before may still be about to touch
  * the object, so the library's probeFire() and probeIsEnabled() mark the
