@@ -195,6 +195,7 @@ struct sdt_dso_room {
 	uint64_t shdr;	 /* file offset of its section header */
 	uint64_t offset; /* of its contents */
 	uint64_t size, cap;
+	uint64_t unit; /* what an append is a multiple of */
 };
 
 /* Where things landed, as addresses relative to the load base. */
@@ -209,6 +210,10 @@ struct sdt_dso_layout {
 	uint64_t build_id; /* file offset of the build ID's bytes */
 	unsigned char id[20];
 	struct sdt_dso_room notes, extra;
+	/* .symtab and .strtab, for the symbols of probes added later */
+	struct sdt_dso_room symtab, strtab;
+	uint64_t stub_size;
+	unsigned text_index, probes_index; /* section indexes */
 };
 
 /*
@@ -230,6 +235,18 @@ int sdt_dso_write(int fd, const struct sdt_dso *d,
  * up, doubled), then the header's offset and size, then the build ID.
  * Returns 0 or a negative errno (message in ERR).
  */
+/*
+ * libstapsdt: symbols for the N probes DESC describes, whose stubs and
+ * semaphores are in slots FIRST on, added to the .symtab of the object
+ * written to FD with room to grow (its .dynsym is loaded and cannot grow):
+ * profilers and debuggers name the stubs as in an object loaded whole.
+ * Returns 0 or a negative errno (message in ERR).
+ */
+int sdt_dso_add_symbols(int fd, const struct sdt_target *t,
+			struct sdt_dso_layout *l,
+			const struct sdt_dso_probe *desc, size_t n,
+			size_t first, char *err, size_t errlen);
+
 int sdt_dso_append(int fd, const struct sdt_target *t, struct sdt_dso_layout *l,
 		   struct sdt_dso_room *r, const void *bytes, size_t n,
 		   char *err, size_t errlen);

@@ -563,6 +563,8 @@ enum dso_sec_id {
 	DS_PROBES,
 	DS_NOTES,
 	DS_EXTRA,
+	DS_SYMTAB,
+	DS_STRTAB,
 	DS_SHSTRTAB,
 	DS_COUNT
 };
@@ -591,6 +593,9 @@ static const struct dso_sec_kind {
 			0 },
 	[DS_NOTES] = { SDT_NOTE_SECTION, SHT_NOTE, 0, DS_NULL, 0 },
 	[DS_EXTRA] = { SDT_EXTRA_NOTE_SECTION, SHT_NOTE, 0, DS_NULL, 0 },
+	/* Objects with room only; info: the first global symbol. */
+	[DS_SYMTAB] = { ".symtab", SHT_SYMTAB, 0, DS_STRTAB, 1 },
+	[DS_STRTAB] = { ".strtab", SHT_STRTAB, 0, DS_NULL, 0 },
 	[DS_SHSTRTAB] = { ".shstrtab", SHT_STRTAB, 0, DS_NULL, 0 },
 };
 
@@ -608,6 +613,9 @@ enum {
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* .strtab bytes to reserve per slot of an object with room. */
+#define SYMBOL_ROOM_PER_SLOT 48
 
 /* Where a section landed. */
 struct dso_sec {
@@ -748,6 +756,12 @@ static void dso_sizes(struct dso_layout *l)
 		l->sec[DS_NOTES].room = sdt_note_align4(d->note_room);
 		l->sec[DS_EXTRA].room = sdt_note_align4(d->extra_room);
 	}
+	/* The null symbol and the empty name; room for the slots' own. */
+	set_sec(l, DS_SYMTAB, asz, l->symsz, l->symsz);
+	set_sec(l, DS_STRTAB, 1, 0, 1);
+	l->sec[DS_SYMTAB].present = l->sec[DS_STRTAB].present = d->slots > 0;
+	l->sec[DS_SYMTAB].room = 2 * slots * l->symsz;
+	l->sec[DS_STRTAB].room = slots * SYMBOL_ROOM_PER_SLOT;
 	set_sec(l, DS_SHSTRTAB, 1, 0, 0);
 }
 
@@ -1031,14 +1045,15 @@ static int dso_emit(struct image *im, const struct dso_layout *l)
 }
 
 static void room_of(const struct dso_layout *l, enum dso_sec_id id,
-		    struct sdt_dso_room *r)
+		    uint64_t unit, struct sdt_dso_room *r)
 {
 	const struct dso_sec *s = &l->sec[id];
 
 	*r = (struct sdt_dso_room){ .shdr = l->shoff + s->index * l->shsize,
 				    .offset = s->offset,
 				    .size = s->size,
-				    .cap = s->size + s->room };
+				    .cap = s->size + s->room,
+				    .unit = unit };
 }
 
 /* What the caller learns of the object written from L's IMAGE. */
@@ -1057,8 +1072,13 @@ static void dso_report(const struct dso_layout *l, const unsigned char *image,
 	out->build_id =
 		l->sec[DS_BUILD_ID].offset + sdt_note_head_size(BUILD_ID_OWNER);
 	memcpy(out->id, image + out->build_id, BUILD_ID_SIZE);
-	room_of(l, DS_NOTES, &out->notes);
-	room_of(l, DS_EXTRA, &out->extra);
+	room_of(l, DS_NOTES, 4, &out->notes);
+	room_of(l, DS_EXTRA, 4, &out->extra);
+	room_of(l, DS_SYMTAB, l->symsz, &out->symtab);
+	room_of(l, DS_STRTAB, 1, &out->strtab);
+	out->stub_size = l->d->stub_size;
+	out->text_index = l->sec[DS_TEXT].index;
+	out->probes_index = l->sec[DS_PROBES].index;
 }
 
 int sdt_dso_write(int fd, const struct sdt_dso *d,
@@ -1184,7 +1204,7 @@ static int move_room(int fd, struct sdt_dso_layout *l, struct sdt_dso_room *r,
 		     uint64_t need)
 {
 	uint64_t cap = r->cap ? 2 * r->cap : 256;
-	uint64_t at = (l->file_size + 3) & ~(uint64_t)3;
+	uint64_t at = (l->file_size + 7) & ~(uint64_t)7;
 	unsigned char *old = NULL;
 	int ret = 0;
 
@@ -1233,11 +1253,11 @@ int sdt_dso_append(int fd, const struct sdt_target *t, struct sdt_dso_layout *l,
 
 	if (!n)
 		return 0;
-	if (n % 4 || !l->build_id)
+	if (!r->unit || n % r->unit || !l->build_id)
 		return set_err(err, errlen, -EINVAL,
-			       "cannot append %zu bytes of notes: %s", n,
-			       n % 4 ? "not a multiple of 4"
-				     : "the object has no room to grow");
+			       "cannot append %zu bytes to a section: %s", n,
+			       l->build_id ? "not a whole number of entries"
+					   : "the object has no room to grow");
 	if (next.size + n > next.cap)
 		ret = move_room(fd, &grown, &next, n);
 	if (!ret)
@@ -1254,4 +1274,77 @@ int sdt_dso_append(int fd, const struct sdt_target *t, struct sdt_dso_layout *l,
 	*l = grown;
 	*r = next;
 	return 0;
+}
+
+/* Each probe's stub (FUNC) and semaphore (OBJECT), as in .dynsym. */
+static int encode_symbols(const struct sdt_target *t,
+			  const struct sdt_dso_layout *l,
+			  const struct sdt_dso_probe *desc, size_t n,
+			  size_t first, unsigned char *syms, char *names)
+{
+	struct image im = { .buf = syms, .t = t };
+	const size_t symsz = sym_size(t);
+	uint64_t name = l->strtab.size;
+	char *at = names;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *sym[2] = { desc[i].stub_symbol,
+				       desc[i].sema_symbol };
+
+		for (int k = 0; k < 2; k++) {
+			GElf_Sym s = {
+				.st_name = (GElf_Word)name,
+				.st_value =
+					k ? l->sema_addr + 2 * (first + i)
+					  : l->stub_addr + (first +
+							    i) * l->stub_stride,
+				.st_size = k ? 2 : l->stub_size,
+				.st_info = GELF_ST_INFO(
+					STB_GLOBAL, k ? STT_OBJECT : STT_FUNC),
+				.st_shndx = (GElf_Half)(k ? l->probes_index
+							  : l->text_index),
+			};
+			size_t len = strlen(sym[k]) + 1;
+
+			put_dsym(&im, (2 * i + k) * symsz, &s);
+			memcpy(at, sym[k], len);
+			at += len;
+			name += len;
+		}
+	}
+	return im.failed ? -EINVAL : (int)0;
+}
+
+int sdt_dso_add_symbols(int fd, const struct sdt_target *t,
+			struct sdt_dso_layout *l,
+			const struct sdt_dso_probe *desc, size_t n,
+			size_t first, char *err, size_t errlen)
+{
+	size_t names = 0, syms = 2 * n * sym_size(t);
+	unsigned char *symbuf;
+	char *namebuf;
+	int r;
+
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		names += strlen(desc[i].stub_symbol) +
+			 strlen(desc[i].sema_symbol) + 2;
+	symbuf = calloc(1, syms);
+	namebuf = malloc(names);
+	r = symbuf && namebuf
+		    ? encode_symbols(t, l, desc, n, first, symbuf, namebuf)
+		    : -ENOMEM;
+	if (r < 0)
+		set_err(err, errlen, r, "cannot encode %zu symbols", 2 * n);
+	/* Names first: a reader never sees a symbol without its name. */
+	if (!r)
+		r = sdt_dso_append(fd, t, l, &l->strtab, namebuf, names, err,
+				   errlen);
+	if (!r)
+		r = sdt_dso_append(fd, t, l, &l->symtab, symbuf, syms, err,
+				   errlen);
+	free(symbuf);
+	free(namebuf);
+	return r;
 }

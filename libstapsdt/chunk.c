@@ -28,9 +28,9 @@
  * chunk adds to it: a forked child shares the memfd or file with its
  * parent, so a child that extends makes chunks of its own.
  *
- * The stubs of a chunk's probes have no symbols (the dynamic symbol table
- * is loaded and cannot grow in place): tracers find probes by their notes;
- * a profile shows the chunk's name.
+ * The dynamic symbol table is loaded and cannot grow in place, so a chunk's
+ * probes get their stub and semaphore symbols in .symtab, which grows like
+ * the notes: profilers and debuggers name them as in a load's object.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -147,10 +147,27 @@ static int append(SDTProvider_t *p, struct sdt_chunk *c,
 	return 0;
 }
 
+/* The symbols of the N probes DESC describes, in slots from C->used on. */
+static int add_symbols(SDTProvider_t *p, struct sdt_chunk *c,
+		       const struct sdt_target *t,
+		       const struct sdt_dso_probe *desc, size_t n)
+{
+	char err[256] = "";
+	int ret = sdt_dso_add_symbols(c->wfd, t, &c->layout, desc, n, c->used,
+				      err, sizeof(err));
+
+	if (ret < 0)
+		return sdt_set_error(p, elfCreationError,
+				     "libstapsdt: provider '%s': cannot add "
+				     "symbols to its object: %s",
+				     p->name, err[0] ? err : strerror(-ret));
+	return 0;
+}
+
 /*
- * The types first: a tracer that sees a probe's note can find its record.
- * A failure after the types were added leaves records of probes that have
- * no note, which readers ignore.
+ * Symbols and types first, the notes last: a tracer that sees a probe's
+ * note finds the rest. A failure before the notes leaves symbols and
+ * records of probes that have no note, which readers ignore.
  */
 static int add_notes(SDTProvider_t *p, struct sdt_chunk *c,
 		     const struct sdt_target *t, SDTProbe_t *const *probes,
@@ -173,7 +190,8 @@ static int add_notes(SDTProvider_t *p, struct sdt_chunk *c,
 			      p->name, n);
 		goto out;
 	}
-	if (append(p, c, t, &c->layout.extra, types, types_size) == 0 &&
+	if (add_symbols(p, c, t, desc, n) == 0 &&
+	    append(p, c, t, &c->layout.extra, types, types_size) == 0 &&
 	    append(p, c, t, &c->layout.notes, notes, notes_size) == 0)
 		ret = 0;
 out:

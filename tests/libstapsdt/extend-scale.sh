@@ -5,7 +5,8 @@
 # with the process grown: its descriptors and mappings are at most 2% of
 # the additions; `sdt-list -p' lists every probe; a bpftrace started now
 # hits p19999 and p20000 (added last, in the newest object), libbpf reads
-# p19999's argument there, and gdb lists p19999.
+# p19999's argument there, gdb lists p19999, and its stub and semaphore
+# have their symbols.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/libbpf/lib.sh"
 LC_ALL=C
@@ -76,6 +77,10 @@ wait_line "$T/p.trace" '^p19999 1 19999$' "$p_pid" "usdt-trace on p19999"
 kill "$p_pid"
 wait "$p_pid"
 note "a later bpftrace hits p19999 and p20000; libbpf reads p19999 = 19999 in $obj; sdt-list -p lists $listed"
+if command -v readelf >/dev/null 2>&1; then
+	syms=$(readelf -sW "$obj" | grep -c ' \(p19999\|jit_p19999_semaphore\)$')
+	expect_eq "p19999's symbols in $obj" 2 "$syms"
+fi
 if command -v gdb >/dev/null 2>&1; then
 	g=$(timeout 60 gdb -batch -nx -p "$HOST_PID" -ex 'info probes stap jit p19999' 2>&1)
 	echo "$g" | grep -q 'jit *p19999' || fail "gdb does not list p19999: $g"
