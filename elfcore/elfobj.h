@@ -192,6 +192,23 @@ struct sdt_dso {
 	size_t nprobes;
 	const void *extra_notes; /* see SDT_EXTRA_NOTE_SECTION */
 	size_t extra_notes_size;
+	/*
+	 * Room to grow (libstapsdt's providerExtend()): 0 for an object of
+	 * exactly NPROBES probes. Else SLOTS (at least NPROBES) stubs and
+	 * semaphores are laid out, the notes of the others to be added with
+	 * sdt_dso_append(); the note sections are always present and get
+	 * NOTE_ROOM and EXTRA_ROOM bytes of room after their contents.
+	 */
+	size_t slots;
+	size_t note_room, extra_room;
+};
+
+/* A non-allocated section that grows (sdt_dso_append()). */
+struct sdt_dso_room {
+	uint64_t shdr;	 /* file offset of its section header */
+	uint64_t offset; /* of its contents */
+	uint64_t size, cap;
+	uint64_t unit; /* what an append is a multiple of */
 };
 
 /* Where things landed, as addresses relative to the load base. */
@@ -199,7 +216,17 @@ struct sdt_dso_layout {
 	uint64_t stub_addr; /* stub i is at stub_addr + i * stub_stride */
 	uint64_t stub_stride;
 	uint64_t sema_addr; /* semaphore i (2 bytes) at sema_addr + 2 * i */
-	uint64_t file_size;
+	uint64_t base_addr; /* .stapsdt.base, the notes' base field */
+	uint64_t slots;	    /* stubs and semaphores laid out */
+	uint64_t file_size; /* grows with sdt_dso_append() */
+	/* With room to grow only: */
+	uint64_t build_id; /* file offset of the build ID's bytes */
+	unsigned char id[20];
+	struct sdt_dso_room notes, extra;
+	/* .symtab and .strtab, for the symbols of probes added later */
+	struct sdt_dso_room symtab, strtab;
+	uint64_t stub_size;
+	unsigned text_index, probes_index; /* section indexes */
 };
 
 /*
@@ -211,5 +238,30 @@ int sdt_write_all(int fd, const void *buf, size_t size);
 /* libstapsdt: write the shared object D describes to FD, a new empty file. */
 int sdt_dso_write(int fd, const struct sdt_dso *d,
 		  struct sdt_dso_layout *layout, char *err, size_t errlen);
+
+/*
+ * libstapsdt: add the N bytes of notes at BYTES to section R (the layout's
+ * notes or extra) of the object written to FD with room to grow, and give
+ * the object a new build ID. Readers see the section whole before and
+ * after: the bytes go where the header does not yet count them (past its
+ * size, or into a new copy at the end of the file once the room is used
+ * up, doubled), then the header's offset and size, then the build ID.
+ * Returns 0 or a negative errno (message in ERR).
+ */
+/*
+ * libstapsdt: symbols for the N probes DESC describes, whose stubs and
+ * semaphores are in slots FIRST on, added to the .symtab of the object
+ * written to FD with room to grow (its .dynsym is loaded and cannot grow):
+ * profilers and debuggers name the stubs as in an object loaded whole.
+ * Returns 0 or a negative errno (message in ERR).
+ */
+int sdt_dso_add_symbols(int fd, const struct sdt_target *t,
+			struct sdt_dso_layout *l,
+			const struct sdt_dso_probe *desc, size_t n,
+			size_t first, char *err, size_t errlen);
+
+int sdt_dso_append(int fd, const struct sdt_target *t, struct sdt_dso_layout *l,
+		   struct sdt_dso_room *r, const void *bytes, size_t n,
+		   char *err, size_t errlen);
 
 #endif

@@ -17,7 +17,12 @@
  *   then            .note.stapsdt, .note.sdtkit (when given), .shstrtab,
  *                   section headers (not loaded)
  *
- * P is the target's page size. File offsets are packed; only the virtual
+ * P is the target's page size. An object with room to grow (sdt_dso.slots)
+ * has stubs and semaphores for every slot, both note sections, and free
+ * bytes after each for notes added later by sdt_dso_append(), which moves
+ * a section whose room is used up past the end of the file.
+ *
+ * File offsets are packed; only the virtual
  * addresses step by a page, so each segment keeps offset == vaddr mod P
  * and gets its own pages without the file growing or the mapping
  * reserving more than a few pages. Two segments, not three: each costs the
@@ -29,6 +34,7 @@
  * row. Then emitters that only copy what the layout says into the image.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -557,6 +563,8 @@ enum dso_sec_id {
 	DS_PROBES,
 	DS_NOTES,
 	DS_EXTRA,
+	DS_SYMTAB,
+	DS_STRTAB,
 	DS_SHSTRTAB,
 	DS_COUNT
 };
@@ -585,6 +593,9 @@ static const struct dso_sec_kind {
 			0 },
 	[DS_NOTES] = { SDT_NOTE_SECTION, SHT_NOTE, 0, DS_NULL, 0 },
 	[DS_EXTRA] = { SDT_EXTRA_NOTE_SECTION, SHT_NOTE, 0, DS_NULL, 0 },
+	/* Objects with room only; info: the first global symbol. */
+	[DS_SYMTAB] = { ".symtab", SHT_SYMTAB, 0, DS_STRTAB, 1 },
+	[DS_STRTAB] = { ".strtab", SHT_STRTAB, 0, DS_NULL, 0 },
 	[DS_SHSTRTAB] = { ".shstrtab", SHT_STRTAB, 0, DS_NULL, 0 },
 };
 
@@ -603,6 +614,9 @@ enum {
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* .strtab bytes to reserve per slot of an object with room. */
+#define SYMBOL_ROOM_PER_SLOT 48
+
 /* Where a section landed. */
 struct dso_sec {
 	int present;
@@ -610,6 +624,7 @@ struct dso_sec {
 	GElf_Word name;	 /* in .shstrtab */
 	GElf_Xword align, entsize;
 	uint64_t offset, addr, size;
+	uint64_t room; /* free bytes kept after it (sdt_dso.note_room...) */
 };
 
 /*
@@ -623,6 +638,7 @@ struct dso_layout {
 	size_t ehsize, phsize, shsize, symsz, dynsz;
 	uint64_t page;
 	uint64_t stride; /* from one stub to the next in .text */
+	size_t slots;	 /* stubs and semaphores: probes, or the room given */
 	size_t nsyms; /* the null symbol, then a stub and a semaphore a probe */
 	size_t nbucket;
 	struct strtab dynstr, shstr;
@@ -712,8 +728,7 @@ static void dso_sizes(struct dso_layout *l)
 	const struct sdt_dso *d = l->d;
 	const int is64 = l->t->elf_class == ELFCLASS64;
 	const unsigned asz = sdt_target_addr_size(l->t);
-	/* One stub and one semaphore even for no probe: no empty segment. */
-	const size_t slots = d->nprobes ? d->nprobes : 1;
+	const size_t slots = l->slots;
 
 	l->ehsize = is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
 	l->phsize = is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
@@ -735,7 +750,18 @@ static void dso_sizes(struct dso_layout *l)
 	set_sec(l, DS_PROBES, 2, 0, 2 * slots);
 	set_sec(l, DS_NOTES, 4, 0, dso_notes_size(l));
 	set_sec(l, DS_EXTRA, 4, 0, d->extra_notes_size);
-	l->sec[DS_EXTRA].present = d->extra_notes_size > 0;
+	/* An object with room keeps the section for types added later. */
+	l->sec[DS_EXTRA].present = d->extra_notes_size > 0 || d->slots;
+	if (d->slots) {
+		l->sec[DS_NOTES].room = sdt_note_align4(d->note_room);
+		l->sec[DS_EXTRA].room = sdt_note_align4(d->extra_room);
+	}
+	/* The null symbol and the empty name; room for the slots' own. */
+	set_sec(l, DS_SYMTAB, asz, l->symsz, l->symsz);
+	set_sec(l, DS_STRTAB, 1, 0, 1);
+	l->sec[DS_SYMTAB].present = l->sec[DS_STRTAB].present = d->slots > 0;
+	l->sec[DS_SYMTAB].room = 2 * slots * l->symsz;
+	l->sec[DS_STRTAB].room = slots * SYMBOL_ROOM_PER_SLOT;
 	set_sec(l, DS_SHSTRTAB, 1, 0, 0);
 }
 
@@ -764,7 +790,7 @@ static int dso_place(struct dso_layout *l)
 			s->size = l->shstr.len;
 		s->offset = align_up(at, s->align);
 		s->addr = dso_addr(l, dso_kinds[i].flags, s->offset);
-		at = s->offset + s->size;
+		at = s->offset + s->size + s->room;
 	}
 	l->nsecs = index;
 	l->shoff = align_up(at, sdt_target_addr_size(l->t));
@@ -849,6 +875,10 @@ static int dso_lay_out(struct dso_layout *l)
 {
 	int r;
 
+	/* One stub and one semaphore even for no probe: no empty segment. */
+	l->slots = l->d->nprobes > l->d->slots ? l->d->nprobes : l->d->slots;
+	if (!l->slots)
+		l->slots = 1;
 	l->nsyms = stub_sym(l->d->nprobes);
 	r = dso_names(l);
 	if (r < 0)
@@ -948,12 +978,11 @@ static void emit_probes(struct image *im, const struct dso_layout *l)
 			.name = d->probes[i].name,
 			.args = d->probes[i].args,
 		};
-		memcpy(im->buf + text->offset + i * l->stride, d->stub,
-		       d->stub_size);
 		np += sdt_note_encode(l->t, &note, np);
 	}
-	if (!d->nprobes)
-		memcpy(im->buf + text->offset, d->stub,
+	/* Every slot's stub now: a probe added later only gets a note. */
+	for (size_t i = 0; i < l->slots; i++)
+		memcpy(im->buf + text->offset + i * l->stride, d->stub,
 		       d->stub_size < l->stride ? d->stub_size : l->stride);
 }
 
@@ -968,7 +997,7 @@ static void emit_tables(struct image *im, const struct dso_layout *l)
 	       l->dynstr.len);
 	memcpy(im->buf + l->sec[DS_SHSTRTAB].offset, l->shstr.buf,
 	       l->shstr.len);
-	if (l->sec[DS_EXTRA].present)
+	if (l->d->extra_notes_size)
 		memcpy(im->buf + l->sec[DS_EXTRA].offset, l->d->extra_notes,
 		       l->d->extra_notes_size);
 	for (size_t i = 0; i < DS_COUNT; i++) {
@@ -1015,6 +1044,43 @@ static int dso_emit(struct image *im, const struct dso_layout *l)
 	return 0;
 }
 
+static void room_of(const struct dso_layout *l, enum dso_sec_id id,
+		    uint64_t unit, struct sdt_dso_room *r)
+{
+	const struct dso_sec *s = &l->sec[id];
+
+	*r = (struct sdt_dso_room){ .shdr = l->shoff + s->index * l->shsize,
+				    .offset = s->offset,
+				    .size = s->size,
+				    .cap = s->size + s->room,
+				    .unit = unit };
+}
+
+/* What the caller learns of the object written from L's IMAGE. */
+static void dso_report(const struct dso_layout *l, const unsigned char *image,
+		       struct sdt_dso_layout *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->stub_addr = l->sec[DS_TEXT].addr;
+	out->stub_stride = l->stride;
+	out->sema_addr = l->sec[DS_PROBES].addr;
+	out->base_addr = l->sec[DS_BASE].addr;
+	out->slots = l->slots;
+	out->file_size = l->file_size;
+	if (!l->d->slots)
+		return;
+	out->build_id =
+		l->sec[DS_BUILD_ID].offset + sdt_note_head_size(BUILD_ID_OWNER);
+	memcpy(out->id, image + out->build_id, BUILD_ID_SIZE);
+	room_of(l, DS_NOTES, 4, &out->notes);
+	room_of(l, DS_EXTRA, 4, &out->extra);
+	room_of(l, DS_SYMTAB, l->symsz, &out->symtab);
+	room_of(l, DS_STRTAB, 1, &out->strtab);
+	out->stub_size = l->d->stub_size;
+	out->text_index = l->sec[DS_TEXT].index;
+	out->probes_index = l->sec[DS_PROBES].index;
+}
+
 int sdt_dso_write(int fd, const struct sdt_dso *d,
 		  struct sdt_dso_layout *layout, char *err, size_t errlen)
 {
@@ -1024,6 +1090,10 @@ int sdt_dso_write(int fd, const struct sdt_dso *d,
 
 	if (!d->stub_size || d->stub_probe_offset >= d->stub_size)
 		return set_err(err, errlen, -EINVAL, "no stub code given");
+	if (d->slots && d->slots > UINT32_MAX / 4)
+		return set_err(err, errlen, -E2BIG,
+			       "room for %zu probes asked: at most %u",
+			       d->slots, (unsigned)(UINT32_MAX / 4));
 	r = check_extra_notes(d->extra_notes, d->extra_notes_size, err, errlen);
 	if (r < 0)
 		return r;
@@ -1044,15 +1114,237 @@ int sdt_dso_write(int fd, const struct sdt_dso *d,
 	}
 	if (r == -ENOMEM)
 		set_err(err, errlen, r, "out of memory");
-	if (!r && layout) {
-		layout->stub_addr = l.sec[DS_TEXT].addr;
-		layout->stub_stride = l.stride;
-		layout->sema_addr = l.sec[DS_PROBES].addr;
-		layout->file_size = l.file_size;
-	}
+	if (!r && layout)
+		dso_report(&l, im.buf, layout);
 	free(l.names);
 	free(im.buf);
 	free(l.shstr.buf);
 	free(l.dynstr.buf);
+	return r;
+}
+
+/*
+ * Growing an object in place (sdt_dso_append()). Tracers read a file's
+ * notes when they attach, through the section headers, and attach by
+ * inode and offset: so a probe appears when its note is counted by its
+ * section's header, and nothing a tracer already uses ever moves.
+ */
+
+/* All N bytes of BUF to FD at OFF; 0 or -errno. */
+static int pwrite_all(int fd, const void *buf, size_t n, uint64_t off)
+{
+	const unsigned char *p = buf;
+
+	while (n) {
+		ssize_t w = pwrite(fd, p, n, (off_t)off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w == 0 ? -EIO : -errno;
+		p += w;
+		n -= (size_t)w;
+		off += (uint64_t)w;
+	}
+	return 0;
+}
+
+static int pread_all(int fd, void *buf, size_t n, uint64_t off)
+{
+	unsigned char *p = buf;
+
+	while (n) {
+		ssize_t r = pread(fd, p, n, (off_t)off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r == 0 ? -EIO : -errno;
+		p += r;
+		n -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+/*
+ * The section's sh_offset and sh_size, which follow each other in both
+ * classes, in one write: a reader sees the old pair or the new one.
+ */
+static int put_room_header(int fd, const struct sdt_target *t,
+			   const struct sdt_dso_room *r)
+{
+	unsigned char buf[16];
+	struct image im = { .buf = buf, .t = t };
+	const int is64 = t->elf_class == ELFCLASS64;
+	uint64_t where = r->shdr + (is64 ? offsetof(Elf64_Shdr, sh_offset)
+					 : offsetof(Elf32_Shdr, sh_offset));
+
+	if (is64) {
+		const uint64_t v[2] = { r->offset, r->size };
+
+		put(&im, 0, ELF_T_XWORD, v, sizeof(v));
+	} else {
+		const uint32_t v[2] = { (uint32_t)r->offset,
+					(uint32_t)r->size };
+
+		put(&im, 0, ELF_T_WORD, v, sizeof(v));
+	}
+	if (im.failed)
+		return -EINVAL;
+	return pwrite_all(fd, buf, is64 ? 16 : 8, where);
+}
+
+/*
+ * R's contents moved to the end of the file with twice the room (or room
+ * for NEED more bytes), the old copy left in place for readers that have
+ * the old header. R says where the new copy is; its header is not written.
+ */
+static int move_room(int fd, struct sdt_dso_layout *l, struct sdt_dso_room *r,
+		     uint64_t need)
+{
+	uint64_t cap = r->cap ? 2 * r->cap : 256;
+	uint64_t at = (l->file_size + 7) & ~(uint64_t)7;
+	unsigned char *old = NULL;
+	int ret = 0;
+
+	while (cap < r->size + need)
+		cap *= 2;
+	if (r->size) {
+		old = malloc(r->size);
+		if (!old)
+			return -ENOMEM;
+		ret = pread_all(fd, old, r->size, r->offset);
+		if (!ret)
+			ret = pwrite_all(fd, old, r->size, at);
+		free(old);
+	}
+	if (ret)
+		return ret;
+	/* The room itself is written, zero, with the next notes. */
+	r->offset = at;
+	r->cap = cap;
+	l->file_size = at + cap;
+	return 0;
+}
+
+/* A new build ID: the old one's digest with the added bytes. */
+static int renew_build_id(int fd, struct sdt_dso_layout *l, const void *bytes,
+			  size_t n)
+{
+	unsigned char *buf = malloc(BUILD_ID_SIZE + n);
+
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, l->id, BUILD_ID_SIZE);
+	memcpy(buf + BUILD_ID_SIZE, bytes, n);
+	build_id(buf, BUILD_ID_SIZE + n, l->id);
+	free(buf);
+	return pwrite_all(fd, l->id, BUILD_ID_SIZE, l->build_id);
+}
+
+int sdt_dso_append(int fd, const struct sdt_target *t, struct sdt_dso_layout *l,
+		   struct sdt_dso_room *r, const void *bytes, size_t n,
+		   char *err, size_t errlen)
+{
+	struct sdt_dso_room next = *r;
+	struct sdt_dso_layout grown = *l;
+	int ret = 0;
+
+	if (!n)
+		return 0;
+	if (!r->unit || n % r->unit || !l->build_id)
+		return set_err(err, errlen, -EINVAL,
+			       "cannot append %zu bytes to a section: %s", n,
+			       l->build_id ? "not a whole number of entries"
+					   : "the object has no room to grow");
+	if (next.size + n > next.cap)
+		ret = move_room(fd, &grown, &next, n);
+	if (!ret)
+		ret = pwrite_all(fd, bytes, n, next.offset + next.size);
+	next.size += n;
+	if (!ret)
+		ret = put_room_header(fd, t, &next);
+	if (!ret)
+		ret = renew_build_id(fd, &grown, bytes, n);
+	if (ret)
+		return set_err(err, errlen, ret,
+			       "cannot add notes to the object: %s",
+			       strerror(-ret));
+	*l = grown;
+	*r = next;
+	return 0;
+}
+
+/* Each probe's stub (FUNC) and semaphore (OBJECT), as in .dynsym. */
+static int encode_symbols(const struct sdt_target *t,
+			  const struct sdt_dso_layout *l,
+			  const struct sdt_dso_probe *desc, size_t n,
+			  size_t first, unsigned char *syms, char *names)
+{
+	struct image im = { .buf = syms, .t = t };
+	const size_t symsz = sym_size(t);
+	uint64_t name = l->strtab.size;
+	char *at = names;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *sym[2] = { desc[i].stub_symbol,
+				       desc[i].sema_symbol };
+
+		for (int k = 0; k < 2; k++) {
+			GElf_Sym s = {
+				.st_name = (GElf_Word)name,
+				.st_value =
+					k ? l->sema_addr + 2 * (first + i)
+					  : l->stub_addr + (first +
+							    i) * l->stub_stride,
+				.st_size = k ? 2 : l->stub_size,
+				.st_info = GELF_ST_INFO(
+					STB_GLOBAL, k ? STT_OBJECT : STT_FUNC),
+				.st_shndx = (GElf_Half)(k ? l->probes_index
+							  : l->text_index),
+			};
+			size_t len = strlen(sym[k]) + 1;
+
+			put_dsym(&im, (2 * i + k) * symsz, &s);
+			memcpy(at, sym[k], len);
+			at += len;
+			name += len;
+		}
+	}
+	return im.failed ? -EINVAL : (int)0;
+}
+
+int sdt_dso_add_symbols(int fd, const struct sdt_target *t,
+			struct sdt_dso_layout *l,
+			const struct sdt_dso_probe *desc, size_t n,
+			size_t first, char *err, size_t errlen)
+{
+	size_t names = 0, syms = 2 * n * sym_size(t);
+	unsigned char *symbuf;
+	char *namebuf;
+	int r;
+
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		names += strlen(desc[i].stub_symbol) +
+			 strlen(desc[i].sema_symbol) + 2;
+	symbuf = calloc(1, syms);
+	namebuf = malloc(names);
+	r = symbuf && namebuf
+		    ? encode_symbols(t, l, desc, n, first, symbuf, namebuf)
+		    : -ENOMEM;
+	if (r < 0)
+		set_err(err, errlen, r, "cannot encode %zu symbols", 2 * n);
+	/* Names first: a reader never sees a symbol without its name. */
+	if (!r)
+		r = sdt_dso_append(fd, t, l, &l->strtab, namebuf, names, err,
+				   errlen);
+	if (!r)
+		r = sdt_dso_append(fd, t, l, &l->symtab, symbuf, syms, err,
+				   errlen);
+	free(symbuf);
+	free(namebuf);
 	return r;
 }

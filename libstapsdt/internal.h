@@ -6,6 +6,7 @@
  *   object.c    provider model -> shared object (through the ELF core)
  *   arch.c      per-architecture probe stubs
  *   loader.c    placement (memfd or private file), dlopen, publish, retire
+ *   chunk.c     providerExtend()'s objects with room for more probes
  *   fire.c      probeFire / probeIsEnabled: the lock-free fast paths
  *
  * Concurrency, in one place. Fires and enabled checks take no lock: they
@@ -15,7 +16,7 @@
  * (release); unload stores NULL into _fire and points the semaphore at a
  * static zero, then gives the objects back (dlclose, memfd or file, fd).
  * providerExtend() only publishes: the probes added since the last load
- * or extend go into one more object of their own, and no probe already
+ * or extend take free slots of a chunk (chunk.c), and no probe already
  * published is touched, so extending needs no grace period.
  * A fire that read the old pointers just before may still be about to touch
  * the object, so the library's probeFire() and probeIsEnabled() mark the
@@ -80,6 +81,7 @@ struct sdt_loaded {
 	long owner;	/* file: the pid that placed it, the only remover */
 	int shared;	/* file: a child was forked since it was placed */
 	uintptr_t base; /* load address */
+	struct sdt_chunk *chunk; /* an extend's object with room, else NULL */
 	struct sdt_loaded *next; /* the one loaded before */
 };
 
@@ -163,6 +165,48 @@ struct sdt_object {
  */
 int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
 		     size_t count, struct sdt_object *obj);
+/*
+ * object.c: the N probes at PROBES (newest first) described for the ELF
+ * core into *OUT, their strings in *STRINGS (both malloc()ed, freed by the
+ * caller, also on failure); 0, or -1 with the error set.
+ */
+int sdt_object_describe(SDTProvider_t *p, const struct sdt_target *t,
+			SDTProbe_t *const *probes, size_t n,
+			struct sdt_dso_probe **out, char **strings);
+/*
+ * object.c: the typed-probe records (docs/typed-probes.md) of the N probes
+ * at PROBES (newest first) into *NOTES (malloc()ed, *SIZE bytes; NULL and
+ * 0 when none has one): one per probe whose arguments are all described,
+ * repeats of a name included, in the order the probes were added, so a
+ * reader that takes a name's first record takes the earliest. A provider
+ * that never described an argument skips all of it. 0, or -1 (error set).
+ */
+int sdt_object_types(SDTProvider_t *p, const struct sdt_target *t,
+		     SDTProbe_t *const *probes, size_t n, unsigned char **notes,
+		     size_t *size);
+
+/*
+ * chunk.c: an extend object with room for probes added later (see there).
+ * SLOTS stubs and semaphores, no probe yet.
+ */
+struct sdt_chunk {
+	struct sdt_dso_layout layout;
+	size_t used; /* slots given to probes, the first USED */
+	int wfd;     /* where notes are added; -1 once full */
+	long owner;  /* the process that made it: only it adds to it */
+};
+int sdt_chunk_write(SDTProvider_t *p, int fd, size_t slots,
+		    struct sdt_chunk *c);
+/*
+ * chunk.c: notes for the N probes at PROBES (newest first, N at most the
+ * free slots) added to chunk C loaded at BASE, then the probes published.
+ * 0, or -1 with the error set and none of them published.
+ */
+int sdt_chunk_add(SDTProvider_t *p, struct sdt_chunk *c, uintptr_t base,
+		  SDTProbe_t *const *probes, size_t n);
+
+/* loader.c: PROBE fires STUB and reads SEMA from now on. */
+void sdt_publish(SDTProbe_t *probe, uintptr_t stub, uintptr_t sema);
 
 /* loader.c */
 int sdt_load(struct sdt_provider *p);

@@ -13,13 +13,16 @@
  * noexec mounts, created O_EXCL|O_NOFOLLOW; removed on unload, destroy, a
  * failed load and at exit (a destructor walks the registry).
  *
- * Extending. providerExtend() never rewrites what is loaded: the probes
- * added since the last load or extend get one more object of their own,
- * placed, written, dlopened and published like the load's. Tracers attached
- * to the older objects keep their uprobes (same file, same offsets, same
- * semaphores), and the cost is that of the new probes only. The provider
- * keeps its objects in a list (struct sdt_loaded); the load's, the oldest,
- * is also the one the public fields _handle, _filename and _memfd name.
+ * Extending. providerExtend() never moves what is loaded: the probes
+ * added since the last load or extend get slots in a chunk, an object
+ * written with room for probes to come (chunk.c says how tracers see them
+ * appear), placed and dlopened like the load's object; a new chunk only
+ * when the newest is full. Tracers attached to older probes keep their
+ * uprobes (same file, same offsets, same semaphores), and the cost is that
+ * of the new probes only. The provider keeps its objects in a list (struct
+ * sdt_loaded), newest first; the load's, the oldest, is also the one the
+ * public fields _handle, _filename and _memfd name. A file chunk keeps its
+ * descriptor open while it has room, to add notes without opening a path.
  *
  * Unloading gives back everything the load and the extends took, at once:
  * the mappings (dlclose), the memfds or the files and their directories,
@@ -367,25 +370,38 @@ static int place_file(struct sdt_provider *p, struct sdt_loaded *o)
 	return fd;
 }
 
-/*
- * The load base of O, checked against where OBJ puts the probes: the first
- * stub's symbol (a repeated name's carries `:N', object.c) must be where
- * the layout says.
- */
-static int object_base(struct sdt_provider *p, struct sdt_loaded *o,
-		       const struct sdt_object *obj)
+/* dlopen()s O, with its load base in O->base; 0, or -1 (error set). */
+static int open_loaded(struct sdt_provider *p, struct sdt_loaded *o)
 {
 	struct link_map *lm = NULL;
-	const SDTProbe_t *first;
-	char sym[SDT_PROBE_NAME_MAX + sizeof(":4294967295")];
-	uintptr_t at;
 
+	o->handle = dlopen(o->path, RTLD_NOW | RTLD_LOCAL);
+	if (!o->handle)
+		return sdt_set_error(&p->pub, sharedLibraryOpenError,
+				     "libstapsdt: provider '%s': cannot load "
+				     "its object %s: %s",
+				     p->pub.name, o->path, dlerror());
 	if (dlinfo(o->handle, RTLD_DI_LINKMAP, &lm) < 0 || !lm)
 		return sdt_set_error(&p->pub, symbolLoadingError,
 				     "libstapsdt: provider '%s': no link map "
 				     "for %s: %s",
 				     p->pub.name, o->path, dlerror());
 	o->base = (uintptr_t)lm->l_addr;
+	return 0;
+}
+
+/*
+ * O's load base checked against where OBJ puts the probes: the first
+ * stub's symbol (a repeated name's carries `:N', object.c) must be where
+ * the layout says.
+ */
+static int object_base(struct sdt_provider *p, struct sdt_loaded *o,
+		       const struct sdt_object *obj)
+{
+	const SDTProbe_t *first;
+	char sym[SDT_PROBE_NAME_MAX + sizeof(":4294967295")];
+	uintptr_t at;
+
 	if (!obj->nprobes)
 		return 0;
 	first = obj->probes[0];
@@ -404,20 +420,22 @@ static int object_base(struct sdt_provider *p, struct sdt_loaded *o,
 	return 0;
 }
 
+void sdt_publish(SDTProbe_t *probe, uintptr_t stub, uintptr_t sema)
+{
+	__atomic_store_n(&sdt_node_of(probe)->pub._semaphore,
+			 (const volatile unsigned short *)sema,
+			 __ATOMIC_RELEASE);
+	__atomic_store_n(&probe->_fire, (void *)stub, __ATOMIC_RELEASE);
+}
+
 static void publish(uintptr_t base, const struct sdt_object *obj)
 {
 	const struct sdt_dso_layout *lay = &obj->layout;
 
-	for (size_t i = 0; i < obj->nprobes; i++) {
-		SDTProbe_t *probe = obj->probes[i];
-		uintptr_t stub = base + lay->stub_addr + i * lay->stub_stride;
-		uintptr_t sema = base + lay->sema_addr + 2 * i;
-
-		__atomic_store_n(&sdt_node_of(probe)->pub._semaphore,
-				 (const volatile unsigned short *)sema,
-				 __ATOMIC_RELEASE);
-		__atomic_store_n(&probe->_fire, (void *)stub, __ATOMIC_RELEASE);
-	}
+	for (size_t i = 0; i < obj->nprobes; i++)
+		sdt_publish(obj->probes[i],
+			    base + lay->stub_addr + i * lay->stub_stride,
+			    base + lay->sema_addr + 2 * i);
 }
 
 /*
@@ -446,18 +464,24 @@ static int open_object(struct sdt_provider *p, struct sdt_loaded *o, int fd,
 	sdt_target_host(&host);
 	if (sdt_object_write(pub, &host, fd, count, &obj) < 0)
 		return -1;
-	o->handle = dlopen(o->path, RTLD_NOW | RTLD_LOCAL);
-	if (!o->handle)
-		sdt_set_error(pub, sharedLibraryOpenError,
-			      "libstapsdt: provider '%s': cannot load its "
-			      "object %s: %s",
-			      pub->name, o->path, dlerror());
-	else if (object_base(p, o, &obj) == 0) {
+	if (open_loaded(p, o) == 0 && object_base(p, o, &obj) == 0) {
 		publish(o->base, &obj);
 		ret = 0;
 	}
 	free(obj.probes);
 	return ret;
+}
+
+/* Object O, whose descriptor is FD, goes: nothing of it was published. */
+static void discard(struct sdt_loaded *o, int fd)
+{
+	if (o->handle)
+		dlclose(o->handle);
+	remove_file(o);
+	close(fd);
+	free(o->path);
+	free(o->chunk);
+	free(o);
 }
 
 /*
@@ -480,13 +504,7 @@ static int add_object(struct sdt_provider *p, size_t count)
 		return -1;
 	}
 	if (open_object(p, o, fd, count) < 0) {
-		/* Nothing was published: the object may go at once. */
-		if (o->handle)
-			dlclose(o->handle);
-		remove_file(o);
-		close(fd);
-		free(o->path);
-		free(o);
+		discard(o, fd);
 		return -1;
 	}
 	if (o->dir) {
@@ -497,6 +515,113 @@ static int add_object(struct sdt_provider *p, size_t count)
 	p->objects = o;
 	p->nlive += count;
 	return 0;
+}
+
+/* A chunk of P with room for SLOTS probes, loaded, newest of P's objects. */
+static struct sdt_loaded *add_chunk(struct sdt_provider *p, size_t slots)
+{
+	struct sdt_loaded *o = calloc(1, sizeof(*o));
+	int fd = -1;
+
+	if (!o || !(o->chunk = calloc(1, sizeof(*o->chunk)))) {
+		free(o);
+		sdt_set_error(&p->pub, outOfMemoryError,
+			      "libstapsdt: provider '%s': out of memory",
+			      p->pub.name);
+		return NULL;
+	}
+	o->fd = -1;
+	o->chunk->wfd = -1;
+	fd = place(p, o);
+	if (fd < 0 || sdt_chunk_write(&p->pub, fd, slots, o->chunk) < 0 ||
+	    open_loaded(p, o) < 0) {
+		if (fd >= 0)
+			discard(o, fd);
+		else {
+			free(o->chunk);
+			free(o);
+		}
+		return NULL;
+	}
+	o->chunk->wfd = fd;
+	if (o->dir)
+		placed_add(p);
+	o->next = p->objects;
+	p->objects = o;
+	return o;
+}
+
+/* Chunk sizes: CHUNK_FIRST slots, doubling up to CHUNK_MAX (chunk.c). */
+#define CHUNK_FIRST 64
+#define CHUNK_MAX 4096
+
+/* No more probes go into O: a file's descriptor is given back. */
+static void seal_chunk(struct sdt_loaded *o)
+{
+	struct sdt_chunk *c = o->chunk;
+
+	if (c->wfd >= 0 && c->wfd != o->fd)
+		close(c->wfd);
+	c->wfd = -1;
+}
+
+/*
+ * The newest chunk of P when this process may add to it and it has room,
+ * else a new one, for at least WANT probes; NULL with the error set.
+ */
+static struct sdt_loaded *chunk_with_room(struct sdt_provider *p, size_t want)
+{
+	struct sdt_loaded *o = p->objects;
+	size_t slots = CHUNK_FIRST;
+
+	if (o && o->chunk) {
+		struct sdt_chunk *c = o->chunk;
+
+		if (c->wfd >= 0 && c->owner == (long)getpid() &&
+		    c->used < c->layout.slots)
+			return o;
+		slots = c->layout.slots < CHUNK_MAX / 2 ? 2 * c->layout.slots
+							: CHUNK_MAX;
+	}
+	return add_chunk(p, want > slots ? want : slots);
+}
+
+/*
+ * The COUNT probes added since the last load or extend (the first COUNT
+ * of P's list, newest first) into chunks, oldest first, so that the
+ * published ones stay the oldest nlive even when a step fails.
+ */
+static int grow(struct sdt_provider *p, size_t count)
+{
+	SDTProbe_t **probes = malloc(count * sizeof(*probes));
+	SDTProbeList_t *l = p->pub.probes;
+	int ret = 0;
+
+	if (!probes)
+		return sdt_set_error(&p->pub, outOfMemoryError,
+				     "libstapsdt: provider '%s': out of memory "
+				     "for %zu probes",
+				     p->pub.name, count);
+	for (size_t i = 0; i < count; i++, l = l->next)
+		probes[i] = &l->probe;
+	while (count && ret == 0) {
+		struct sdt_loaded *o = chunk_with_room(p, count);
+		struct sdt_chunk *c = o ? o->chunk : NULL;
+		size_t room = c ? c->layout.slots - c->used : 0;
+		size_t n = count < room ? count : room;
+
+		if (!o || sdt_chunk_add(&p->pub, c, o->base, probes + count - n,
+					n) < 0) {
+			ret = -1;
+			break;
+		}
+		count -= n;
+		p->nlive += n;
+		if (c->used == c->layout.slots)
+			seal_chunk(o);
+	}
+	free(probes);
+	return ret;
 }
 
 int sdt_load(struct sdt_provider *p)
@@ -521,7 +646,7 @@ int sdt_extend(struct sdt_provider *p)
 {
 	if (!p->loaded)
 		return sdt_load(p);
-	if (p->nlive < p->nprobes && add_object(p, p->nprobes - p->nlive) < 0)
+	if (p->nlive < p->nprobes && grow(p, p->nprobes - p->nlive) < 0)
 		return -1;
 	sdt_clear_error(&p->pub);
 	return 0;
@@ -597,6 +722,11 @@ static int hide_memfd(int fd)
  */
 static int retire(struct sdt_provider *p, struct sdt_loaded *o)
 {
+	if (o->chunk) {
+		seal_chunk(o);
+		free(o->chunk);
+		o->chunk = NULL;
+	}
 	if (o->fd >= 0 && hide_memfd(o->fd) < 0)
 		return sdt_set_error(&p->pub, sharedLibraryCloseError,
 				     "libstapsdt: provider '%s': cannot retire "
@@ -620,10 +750,13 @@ static int drop_object(struct sdt_provider *p, struct sdt_loaded *o, int keep)
 
 	if (ret > 0)
 		return 0;
+	if (o->chunk)
+		seal_chunk(o);
 	remove_file(o);
 	if (o->fd >= 0)
 		close(o->fd);
 	free(o->path);
+	free(o->chunk);
 	free(o);
 	return ret;
 }

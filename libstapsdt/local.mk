@@ -30,7 +30,7 @@ dist_man_MANS += \
 # their sanitizer and cross variants from this list too.
 LIBSTAPSDT_SOURCES = \
 	libstapsdt/provider.c libstapsdt/object.c libstapsdt/arch.c \
-	libstapsdt/loader.c libstapsdt/fire.c
+	libstapsdt/loader.c libstapsdt/chunk.c libstapsdt/fire.c
 libstapsdt_libstapsdt_la_SOURCES = $(LIBSTAPSDT_SOURCES) \
 	libstapsdt/internal.h
 libstapsdt_libstapsdt_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt

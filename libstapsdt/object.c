@@ -138,6 +138,37 @@ static char *describe_probe(SDTProvider_t *p, size_t plen,
 	return format_spec(s, n, probe->argCount, ops);
 }
 
+int sdt_object_describe(SDTProvider_t *p, const struct sdt_target *t,
+			SDTProbe_t *const *probes, size_t n,
+			struct sdt_dso_probe **out, char **strings)
+{
+	struct operands ops;
+	unsigned need = 0;
+	size_t size = 0, plen = strlen(p->name);
+	char *s;
+
+	*out = NULL;
+	*strings = NULL;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned)probes[i]->argCount > need)
+			need = (unsigned)probes[i]->argCount;
+	if (fetch_operands(p, t, need, &ops) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		size += probe_strings_size(plen, probes[i], &ops);
+	*out = calloc(n + 1, sizeof(**out));
+	*strings = malloc(size + 1);
+	if (!*out || !*strings)
+		return sdt_set_error(p, outOfMemoryError,
+				     "libstapsdt: provider '%s': out of memory "
+				     "for %zu probes",
+				     p->name, n);
+	s = *strings;
+	for (size_t i = 0; i < n; i++)
+		s = describe_probe(p, plen, probes[i], &ops, &(*out)[i], s);
+	return 0;
+}
+
 /*
  * The descriptions of the COUNT newest probes and their order; 0, or -1
  * with the error set. Only those are walked, so that extending a large
@@ -147,34 +178,18 @@ static int describe_probes(SDTProvider_t *p, const struct sdt_target *t,
 			   size_t count, struct sdt_dso_probe **probes,
 			   char **strings, struct sdt_object *obj)
 {
-	struct operands ops;
-	unsigned need = 0;
-	size_t size = 0, i = 0, plen = strlen(p->name);
-	SDTProbeList_t *l;
-	char *s;
+	size_t i = 0;
 
-	for (l = p->probes; l && i < count; l = l->next, i++)
-		if ((unsigned)l->probe.argCount > need)
-			need = (unsigned)l->probe.argCount;
-	if (fetch_operands(p, t, need, &ops) < 0)
-		return -1;
-	for (l = p->probes, i = 0; l && i < count; l = l->next, i++)
-		size += probe_strings_size(plen, &l->probe, &ops);
-	*probes = calloc(count + 1, sizeof(**probes));
-	*strings = malloc(size + 1);
 	obj->probes = calloc(count + 1, sizeof(*obj->probes));
-	if (!*probes || !*strings || !obj->probes)
+	if (!obj->probes)
 		return sdt_set_error(p, outOfMemoryError,
 				     "libstapsdt: provider '%s': out of memory "
 				     "for %zu probes",
 				     p->name, count);
-	s = *strings;
-	for (l = p->probes, i = 0; l && i < count; l = l->next, i++) {
-		s = describe_probe(p, plen, &l->probe, &ops, &(*probes)[i], s);
-		obj->probes[i] = &l->probe;
-	}
+	for (SDTProbeList_t *l = p->probes; l && i < count; l = l->next)
+		obj->probes[i++] = &l->probe;
 	obj->nprobes = i;
-	return 0;
+	return sdt_object_describe(p, t, obj->probes, i, probes, strings);
 }
 
 /* Writes the object D describes; 0, or -1 with the error set. */
@@ -224,17 +239,9 @@ static int typerec_of(const SDTProvider_t *p, const SDTProbe_t *probe,
 	return 1;
 }
 
-/*
- * The typed-probe records (docs/typed-probes.md) into *NOTES (malloc()ed,
- * *SIZE bytes; NULL and 0 when no probe has one): one per probe whose
- * arguments are all described, repeats of a name included, in the order
- * the probes were added, so a reader that takes a name's first record
- * takes the earliest. A provider that never described an argument skips
- * all of it. Returns 0, or -1 with the error set.
- */
-static int encode_arg_info(SDTProvider_t *p, const struct sdt_target *t,
-			   const struct sdt_object *obj, unsigned char **notes,
-			   size_t *size)
+int sdt_object_types(SDTProvider_t *p, const struct sdt_target *t,
+		     SDTProbe_t *const *probes, size_t n, unsigned char **notes,
+		     size_t *size)
 {
 	const char *types[SDT_MAX_ARGS], *names[SDT_MAX_ARGS];
 	struct sdt_typerec r;
@@ -244,8 +251,8 @@ static int encode_arg_info(SDTProvider_t *p, const struct sdt_target *t,
 	*size = 0;
 	if (!sdt_provider_of(p)->has_arg_info)
 		return 0;
-	for (size_t i = obj->nprobes; i-- > 0;)
-		if (typerec_of(p, obj->probes[i], &r, types, names))
+	for (size_t i = n; i-- > 0;)
+		if (typerec_of(p, probes[i], &r, types, names))
 			total += sdt_typerec_size(&r);
 	if (!total)
 		return 0;
@@ -255,8 +262,8 @@ static int encode_arg_info(SDTProvider_t *p, const struct sdt_target *t,
 				     "libstapsdt: provider '%s': out of memory "
 				     "for its argument types",
 				     p->name);
-	for (size_t i = obj->nprobes; i-- > 0;)
-		if (typerec_of(p, obj->probes[i], &r, types, names))
+	for (size_t i = n; i-- > 0;)
+		if (typerec_of(p, probes[i], &r, types, names))
 			at += sdt_typerec_encode(t, &r, *notes + at);
 	*size = at;
 	return 0;
@@ -280,7 +287,8 @@ static int write_object(SDTProvider_t *p, const struct sdt_target *t,
 	char *soname;
 	int ret;
 
-	if (encode_arg_info(p, t, obj, &notes, &dso.extra_notes_size) < 0)
+	if (sdt_object_types(p, t, obj->probes, obj->nprobes, &notes,
+			     &dso.extra_notes_size) < 0)
 		return -1;
 	if (asprintf(&soname, "libstapsdt-%s.so", p->name) < 0) {
 		free(notes);

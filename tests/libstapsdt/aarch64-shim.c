@@ -48,3 +48,22 @@ int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
 		obj->probes[obj->nprobes++] = &l->probe;
 	return 0;
 }
+
+/* providerExtend()'s objects (chunk.c) need the core's writer: not here. */
+int sdt_chunk_write(SDTProvider_t *p, int fd, size_t slots, struct sdt_chunk *c)
+{
+	(void)fd;
+	(void)slots;
+	(void)c;
+	return sdt_set_error(p, elfCreationError, "shim: no extends here");
+}
+
+int sdt_chunk_add(SDTProvider_t *p, struct sdt_chunk *c, uintptr_t base,
+		  SDTProbe_t *const *probes, size_t n)
+{
+	(void)c;
+	(void)base;
+	(void)probes;
+	(void)n;
+	return sdt_set_error(p, elfCreationError, "shim: no extends here");
+}

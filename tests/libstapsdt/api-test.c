@@ -408,8 +408,9 @@ static int object_maps(const char *prov)
 }
 
 /*
- * providerExtend(): loads what is not loaded, adds only what is new, in one
- * more object, and leaves every loaded probe and the public fields alone.
+ * providerExtend(): loads what is not loaded, adds only what is new, into
+ * an object with room for more (64 probes first), and leaves every loaded
+ * probe and the public fields alone.
  */
 static void test_extend(void)
 {
@@ -429,7 +430,7 @@ static void test_extend(void)
 	handle = p->_handle;
 	/* Nothing new: nothing done. */
 	CHECK(providerExtend(p) == 0 && object_maps("ext") == 2);
-	/* b goes into an object of its own; a and the public fields stay. */
+	/* b goes into an object with room; a and the public fields stay. */
 	b = providerAddProbe(p, "b", 2, int32, uint8);
 	CHECK(b && !b->_fire);
 	CHECK(providerExtend(p) == 0 && b->_fire && object_maps("ext") == 4);
@@ -440,15 +441,28 @@ static void test_extend(void)
 	/* providerLoad() keeps the public rule: loaded, it does nothing. */
 	c = providerAddProbe(p, "c", 0);
 	CHECK(providerLoad(p) == 0 && c && !c->_fire);
-	CHECK(providerExtend(p) == 0 && c->_fire && object_maps("ext") == 6);
-	/* A name again: another site, in another object, as in one load. */
+	/* c fills the next slot of b's object: no mapping more. */
+	CHECK(providerExtend(p) == 0 && c->_fire && object_maps("ext") == 4);
+	CHECK((char *)c->_fire > (char *)b->_fire);
+	/* A name again: another site, as in one load. */
 	a2 = providerAddProbe(p, "a", 1, int64);
 	CHECK(providerExtend(p) == 0 && a2->_fire && a2->_fire != a->_fire);
-	CHECK(a->_fire == fire_a && object_maps("ext") == 8);
+	CHECK(a->_fire == fire_a && object_maps("ext") == 4);
+	/* The 64 slots filled (b, c, a2 and 61 more) in one extend. */
+	for (int i = 0; i < 61; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "fill%d", i);
+		CHECK(providerAddProbe(p, name, 1, uint64) != NULL);
+	}
+	CHECK(providerExtend(p) == 0 && object_maps("ext") == 4);
 	/* The semaphore symbol rule holds across additions. */
 	CHECK(!providerAddProbe(p, "ext_b_semaphore", 0));
 	expect_error(p, duplicateProbeError, "ext_b_semaphore");
-	/* A failed extend leaves the provider as it was; the next one adds. */
+	/*
+	 * A failed extend (a full object, and no descriptor for the next)
+	 * leaves the provider as it was; the next one adds.
+	 */
 	c = providerAddProbe(p, "late", 0);
 	CHECK(getrlimit(RLIMIT_NOFILE, &rl) == 0);
 	{
@@ -459,8 +473,9 @@ static void test_extend(void)
 		CHECK(setrlimit(RLIMIT_NOFILE, &rl) == 0);
 	}
 	expect_error(p, tmpCreationError, "ext");
-	CHECK(!c->_fire && a->_fire == fire_a && object_maps("ext") == 8);
+	CHECK(!c->_fire && a->_fire == fire_a && object_maps("ext") == 4);
 	CHECK(providerExtend(p) == 0 && c->_fire && p->errno == noError);
+	CHECK(object_maps("ext") == 6);
 	/* Unload unpublishes all and gives back every object. */
 	CHECK(providerUnload(p) == 0 && object_maps("ext") == 0);
 	CHECK(!a->_fire && !b->_fire && !c->_fire && !a2->_fire);

@@ -10,7 +10,8 @@
  * and extend, add c and extend, fire all three, unload, extend again
  * (which loads all three into one object), unload, destroy. Then N / 1000
  * rounds (at least one) of one provider extended 1000 times (while loaded
- * it maps one object more per extend), then unloaded and destroyed.
+ * it maps the load's object and the chunks the extends filled: 64 probes,
+ * then 128, 256...), then unloaded and destroyed.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -88,6 +89,16 @@ static int small_cycle(long i, int file)
 	return 0;
 }
 
+/* Objects with room for N single additions: 64 probes, doubling. */
+static int chunks_for(int n)
+{
+	int chunks = 0;
+
+	for (int cap = 64, total = 0; total < n; total += cap, cap *= 2)
+		chunks++;
+	return chunks;
+}
+
 static int big_round(long r, int file)
 {
 	SDTProvider_t *p = new_provider(file);
@@ -105,13 +116,13 @@ static int big_round(long r, int file)
 			return failed(p, "round extend", r);
 		probeFire(probe, i);
 	}
-	/* The load's object and one per extend, two mappings each. */
+	/* The load's object and the chunks, two mappings each. */
 	count_maps(&objects);
-	if (objects != 2 * (ROUND + 1)) {
+	if (objects != 2 * (1 + chunks_for(ROUND))) {
 		fprintf(stderr,
 			"extend-cycles: round %ld: %d mappings of objects, "
 			"not %d\n",
-			r, objects, 2 * (ROUND + 1));
+			r, objects, 2 * (1 + chunks_for(ROUND)));
 		return 1;
 	}
 	if (providerUnload(p) != 0)

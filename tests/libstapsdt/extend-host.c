@@ -32,7 +32,7 @@
 
 #include "libstapsdt.h"
 
-#define MAX_ADDED 10000
+#define MAX_ADDED 20000
 
 static SDTProvider_t *prov;
 static SDTProbe_t *a, *end;

@@ -1,7 +1,8 @@
 # tests/libstapsdt: the runtime library, with and without real tracers.
 check_PROGRAMS += tests/libstapsdt/api-test tests/libstapsdt/probe-host \
 	tests/libstapsdt/gen-object tests/libstapsdt/cycles \
-	tests/libstapsdt/extend-host tests/libstapsdt/extend-cycles
+	tests/libstapsdt/extend-host tests/libstapsdt/extend-cycles \
+	tests/libstapsdt/extend-room
 tests_libstapsdt_api_test_SOURCES = tests/libstapsdt/api-test.c
 tests_libstapsdt_api_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
 tests_libstapsdt_api_test_LDADD = libstapsdt/libstapsdt.la
@@ -23,6 +24,11 @@ tests_libstapsdt_extend_cycles_SOURCES = tests/libstapsdt/extend-cycles.c \
 tests_libstapsdt_extend_cycles_CPPFLAGS = $(AM_CPPFLAGS) \
 	-I$(top_srcdir)/libstapsdt -I$(top_srcdir)/tests/tools
 tests_libstapsdt_extend_cycles_LDADD = libstapsdt/libstapsdt.la
+tests_libstapsdt_extend_room_SOURCES = tests/libstapsdt/extend-room.c
+tests_libstapsdt_extend_room_CPPFLAGS = $(AM_CPPFLAGS) \
+	-I$(top_srcdir)/libstapsdt -I$(top_srcdir)/elfcore
+tests_libstapsdt_extend_room_LDADD = libstapsdt/libstapsdt.la \
+	elfcore/libsdtcore.la $(LIBELF_LIBS)
 # Writes a provider's object for any target (aarch64 from an x86 host):
 # the library's sources linked in, so its internals are reachable.
 tests_libstapsdt_gen_object_SOURCES = tests/libstapsdt/gen-object.c \
@@ -52,7 +58,9 @@ LIBSTAPSDT_TESTS = \
 	tests/libstapsdt/extend-timeline.sh \
 	tests/libstapsdt/extend-additions.sh \
 	tests/libstapsdt/extend-cycles.sh \
-	tests/libstapsdt/extend-stress.sh
+	tests/libstapsdt/extend-stress.sh \
+	tests/libstapsdt/extend-scale.sh \
+	tests/libstapsdt/extend-room.sh
 TESTS += $(LIBSTAPSDT_TESTS)
 EXTRA_DIST += $(LIBSTAPSDT_TESTS) \
 	tests/libstapsdt/lib.sh \
