@@ -828,13 +828,14 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
  * probe, and SystemTap's header, a system header, never shows them. Ours
  * keeps them quiet wherever it lives (-I too), for the probe's own asm
  * statement only: the user's code around it is warned about as before.
- * Where a warning is decided differs between compilers, so both guards
- * are needed: a _Pragma inside the expansion, around the asm statement
- * alone, which clang and gcc 12 and later obey for every one of these
- * (gcc 14 no longer obeys anything else for -Wuninitialized); and, for
- * gcc 4.7 to 11, which place the uninitialized ones at the macro's own
- * text in this file, a #pragma around its definition (_SDT_PROBE below).
- * gcc accepts _Pragma in C89 and C++98 modes too, -pedantic included.
+ * Where a warning is placed differs between compilers and versions, so
+ * both guards stay: a _Pragma inside the expansion, around the asm
+ * statement alone, which clang and gcc 12 to 14 obey for every one of
+ * these (gcc 14 obeys nothing else for -Wuninitialized); and a #pragma
+ * around the macro's definition (_SDT_PROBE below), which gcc up to 12
+ * obeys for the uninitialized ones, placed at the macro's own text in
+ * this file, and the only guard older gcc gets here. gcc accepts _Pragma
+ * in C89 and C++98 modes too, -pedantic included.
  * Neither reaches the user's lines: a local of theirs read while unset
  * after or before the probe is warned about as before.
  */
