@@ -136,8 +136,8 @@ static double add_one_us(int nprobes, int reload, int prior, int runs)
 
 static void (*volatile bare_fn)(SDTProbe_t *, uint64_t, uint64_t);
 
-static void __attribute__((noinline))
-empty_fn(SDTProbe_t *p, uint64_t a, uint64_t b)
+static __attribute__((noinline)) void empty_fn(SDTProbe_t *p, uint64_t a,
+					       uint64_t b)
 {
 	(void)p, (void)a, (void)b;
 	__asm__ __volatile__("");

@@ -828,12 +828,16 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
  * probe, and SystemTap's header, a system header, never shows them. Ours
  * keeps them quiet wherever it lives (-I too), for the probe's own asm
  * statement only: the user's code around it is warned about as before.
- * gcc places these warnings in two ways, so both are needed: the late
- * ones (-Wuse-after-free, -Wdangling-pointer, gcc 12) at the probe's
- * expansion, where _Pragma inside the macro turns them off; the
- * uninitialized ones at the macro's own text in this file, where
- * #pragma around its definition does (see _SDT_PROBE below). clang has
- * only the uninitialized ones, placed at the expansion.
+ * Where a warning is placed differs between compilers and versions, so
+ * both guards stay: a _Pragma inside the expansion, around the asm
+ * statement alone, which clang and gcc 12 to 14 obey for every one of
+ * these (gcc 14 obeys nothing else for -Wuninitialized); and a #pragma
+ * around the macro's definition (_SDT_PROBE below), which gcc up to 12
+ * obeys for the uninitialized ones, placed at the macro's own text in
+ * this file, and the only guard older gcc gets here. gcc accepts _Pragma
+ * in C89 and C++98 modes too, -pedantic included.
+ * Neither reaches the user's lines: a local of theirs read while unset
+ * after or before the probe is warned about as before.
  */
 #define _SDT_PRAGMA(x) _Pragma(#x)
 #if defined(__clang__)
@@ -845,7 +849,9 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 #define _SDT_QUIET_BEGIN                                                       \
 	_SDT_PRAGMA(GCC diagnostic push)                                       \
 	_SDT_PRAGMA(GCC diagnostic ignored "-Wuse-after-free")                 \
-	_SDT_PRAGMA(GCC diagnostic ignored "-Wdangling-pointer")
+	_SDT_PRAGMA(GCC diagnostic ignored "-Wdangling-pointer")               \
+	_SDT_PRAGMA(GCC diagnostic ignored "-Wuninitialized")                  \
+	_SDT_PRAGMA(GCC diagnostic ignored "-Wmaybe-uninitialized")
 #define _SDT_QUIET_END _SDT_PRAGMA(GCC diagnostic pop)
 #else
 #define _SDT_QUIET_BEGIN

@@ -9,12 +9,18 @@ need_cmd g++
 I="-I$SDT_INCLUDE -I$top_srcdir/tests/sdt"
 printf '#include "inline.h"\nint from_a(int v) { return probed_twice(v); }\n' >"$T/a.cc"
 printf '#include "inline.h"\nint from_b(int v) { return probed_twice(v * 2); }\nint main(void) { return from_a(1) + from_b(2) == 7 ? 0 : 1; }\n' >"$T/b.cc"
+# A linker not installed (gold is binutils-gold from binutils 2.44) is left
+# out, and the test skips at the end.
+missing=
+for ld in bfd gold lld; do
+	command -v ld.$ld >/dev/null 2>&1 || missing="$missing ld.$ld"
+done
 for c in g++ clang++; do
 	command -v $c >/dev/null 2>&1 || continue
 	$c $I -O0 -Wall -Wextra -c "$T/a.cc" -o "$T/a.o" || fail "$c: compile"
 	$c $I -O0 -Wall -Wextra -c "$T/b.cc" -o "$T/b.o" || fail "$c: compile"
 	for ld in bfd gold lld; do
-		command -v ld.$ld >/dev/null 2>&1 || { note "ld.$ld missing"; continue; }
+		command -v ld.$ld >/dev/null 2>&1 || continue
 		for gc in "" -Wl,--gc-sections; do
 			what="$c + ld.$ld $gc"
 			$c -fuse-ld=$ld $gc "$T/a.o" "$T/b.o" -o "$T/x" \
@@ -30,4 +36,5 @@ for c in g++ clang++; do
 		done
 	done
 done
+[ -z "$missing" ] || skip "not installed:$missing (the rest passed)"
 echo "PASS: inline probes link with every linker"

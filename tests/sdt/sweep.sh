@@ -36,6 +36,44 @@ gdb_values() {
 		-ex run --args "$1" "$1.traced" >"$2.log" 2>&1
 }
 
+# A pointer to a data member as an argument (its value is the member's
+# offset): gcc and clang up to 18 pass it in a register and the sweep reads
+# it back; clang 19 and later refuse one in any register-constrained asm
+# operand, with SystemTap's header too. member_ptr_flag COMPILER sets
+# mp_flag: empty where the compiler takes it; where it refuses it, that
+# refusal must be the only error and SystemTap's header must not take it
+# either, and sweep.cc is built without that one probe.
+cat >"$T/member-ptr.cc" <<'EOF'
+#include <sys/sdt.h>
+struct two {
+	int a;
+	long b;
+};
+void member_ptr(void)
+{
+	long two::*member = &two::b;
+	STAP_PROBE1(sweepxx, member_ptr, member);
+}
+EOF
+mp_takes='|' mp_refuses='|'
+member_ptr_flag() {
+	mp_flag=
+	case $mp_takes in *"|$1|"*) return ;; esac
+	mp_flag=-DSWEEP_NO_MEMBER_PTR
+	case $mp_refuses in *"|$1|"*) return ;; esac
+	if $1 -I"$SDT_INCLUDE" $W -c "$T/member-ptr.cc" -o "$T/mp.o" \
+		>"$T/mp.log" 2>&1; then
+		mp_takes="$mp_takes$1|" mp_flag=
+		return
+	fi
+	grep -q 'pointer-to-member through register-constrained' "$T/mp.log" ||
+		{ cat "$T/mp.log" >&2; fail "$1: a pointer-to-member argument does not build"; }
+	! $1 $W -c "$T/member-ptr.cc" -o "$T/mp.o" >/dev/null 2>&1 ||
+		fail "$1: SystemTap's header takes a pointer-to-member argument, ours does not"
+	mp_refuses="$mp_refuses$1|"
+	note "$1 refuses a pointer-to-member in a register operand (the compiler's rule: SystemTap's header fares no better): its sweep.cc builds leave that probe out"
+}
+
 # build NAME LANG COMPILER FLAGS...: build, validate, run, read back.
 build() {
 	name=$1 lang=$2 compiler=$3
@@ -43,7 +81,10 @@ build() {
 	exe=$T/$name
 	case $lang in
 	c) set -- "$@" "$S/sweep.c" "$S/sweep-sema.c" ;;
-	c++) set -- "$@" "$S/sweep.cc" ;;
+	c++)
+		member_ptr_flag "$compiler"
+		set -- "$@" $mp_flag "$S/sweep.cc"
+		;;
 	esac
 	if ! $compiler -I"$SDT_INCLUDE" $W "$@" -o "$exe" >"$T/cc.log" 2>&1; then
 		cat "$T/cc.log" >&2
@@ -156,8 +197,12 @@ for t in aarch64-linux-gnu arm-linux-gnueabihf riscv64-linux-gnu \
 		esac
 		for mode; do
 			flags=${mode%%:*} native=$T/${mode#*:}
+			mp_flag=
 			case $mode in
-			*++*) src=$S/sweep.cc ;;
+			*++*)
+				member_ptr_flag "$c $flags"
+				src="$mp_flag $S/sweep.cc"
+				;;
 			*) src="$S/sweep.c $S/sweep-sema.c" ;;
 			esac
 			for o in -O0 -O2; do
@@ -169,8 +214,10 @@ for t in aarch64-linux-gnu arm-linux-gnueabihf riscv64-linux-gnu \
 				fi
 				"$SDT_NOTES" "$T/x.so" >"$T/x.notes" ||
 					fail "$what: the validator refuses a spec"
-				expect_eq "$what: probes" "$(names "$native.notes")" \
-					"$(names "$T/x.notes")"
+				expect_eq "$what: probes" \
+					"$(names "$native.notes" | if [ -n "$mp_flag" ]; then
+						grep -v ':member_ptr$'
+					else cat; fi)" "$(names "$T/x.notes")"
 				case $t in
 				aarch64* | i686*)
 					"$SDT_LIST" --check "$T/x.so" >"$T/check" 2>&1 ||

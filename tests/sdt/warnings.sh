@@ -3,9 +3,11 @@
 # bit-fields, arrays, function pointers, members, const volatile, __int128,
 # enums, locals that look unset, ...) built with SystemTap's <sys/sdt.h>,
 # where a user's build finds it (a system header), and with ours through
-# -I, where its own warnings show. gcc, g++, clang and clang++ at -O0 and
-# -O2 under -Wall -Wextra: ours compiles every case and gives no warning
-# (place and kind) that theirs does not give.
+# -I, where its own warnings show. gcc, g++, clang and clang++ at -O0 to
+# -O3 under -Wall -Wextra: ours compiles every case and gives no warning
+# (place and kind) that theirs does not give. The header's guard stays
+# narrow: a local of the user's read while unset, next to a probe, is
+# still warned about.
 . "$top_srcdir/tests/lib.sh"
 need_cmd gcc g++ clang clang++
 LC_ALL=C
@@ -26,10 +28,26 @@ warnings() {
 		sed 's|^.*/||' | sort -u
 }
 
+# The user's own unset local beside a probe: ours must still warn (line 6).
+cat >"$T/near.c" <<'EOF'
+#include <sys/sdt.h>
+int near(int a)
+{
+	int u;
+	STAP_PROBE1(app, near, a);
+	return u + a;
+}
+EOF
+
 builds=0 theirs_refuse=0
 for cc in gcc clang g++ clang++; do
 	case $cc in *++) lang="-x c++" ;; *) lang= ;; esac
-	for o in -O0 -O2; do
+	for o in -O0 -O1 -O2 -O3; do
+		$cc -I"$SDT_INCLUDE" $lang $o -Wall -Wextra -c "$T/near.c" \
+			-o "$T/near.o" >"$T/near.log" 2>&1 ||
+			{ cat "$T/near.log"; fail "$cc $o: near.c does not compile"; }
+		warnings "$T/near.log" | grep -q '^near.c:6 \[-Wuninitialized\]$' ||
+			{ cat "$T/near.log"; fail "$cc $o: the user's unset local beside a probe is not warned about"; }
 		for c in $cases; do
 			what="$cc $o $c"
 			flags="$lang $o -Wall -Wextra -DCASE_$c -c $SRC"

@@ -1,13 +1,15 @@
 #!/bin/sh
 # The C sources keep the repository's .clang-format style: every .c and .h
-# of the products, tests, benchmarks and samples, as clang-format 14 (the
-# one Debian 12 ships, which the tree was formatted with) leaves them.
-# Generated outputs (tests/dtrace-gen/golden) are not sources. Fix a
-# failure with `clang-format -i FILE`.
+# of the products, tests, benchmarks and samples, as the clang-format
+# installed leaves them. The tree is written so that clang-format 14
+# (Debian 12) and 19 (Debian 13) agree on it; where they would differ, the
+# code takes a form both leave alone (an attribute before the return type,
+# not on a line of its own). Generated outputs (tests/dtrace-gen/golden)
+# are not sources. Fix a failure with `clang-format -i FILE`, then check
+# the file with the other version too.
 . "$top_srcdir/tests/lib.sh"
 need_cmd clang-format
-v=$(clang-format --version | sed -n 's/.*version \([0-9]*\)\..*/\1/p')
-[ "$v" = 14 ] || skip "the tree is formatted with clang-format 14, this is ${v:-unknown}"
+v=$(clang-format --version | sed -n 's/.*version \([0-9][0-9.]*\).*/\1/p')
 cd "$top_srcdir" || fail "cd $top_srcdir"
 [ -f .clang-format ] || fail "no .clang-format in $top_srcdir"
 n=0 bad=
@@ -20,4 +22,4 @@ for f in $(find elfcore dtrace-gen libstapsdt sdt-list include tests bench \
 done
 [ "$n" -gt 50 ] || fail "only $n sources found under $top_srcdir"
 [ -z "$bad" ] || fail "not in the .clang-format style (clang-format -i):$bad"
-echo "PASS: $n sources in the .clang-format style"
+echo "PASS: $n sources in the .clang-format style (clang-format ${v:-of unknown version})"
