@@ -320,17 +320,9 @@ static void json_sites(FILE *out, const struct object *obj,
 /* --check: each consumer's verdict over every site of the probe. */
 static void json_check(FILE *out, struct object *obj, const struct group *g)
 {
-	const struct verdict *worst[CONSUMER_COUNT] = { NULL };
+	const struct verdict *worst[CONSUMER_COUNT];
 
-	for (size_t i = 0; i < g->count; i++) {
-		const struct verdict_set *vs = object_check(
-			obj, &obj->f->probes[obj->sites[g->first + i]]);
-
-		for (int c = 0; c < CONSUMER_COUNT; c++) {
-			if (!vs->v[c].ok && !worst[c])
-				worst[c] = &vs->v[c];
-		}
-	}
+	group_worst(obj, g, worst);
 	fputs(",\"check\":{", out);
 	for (int c = 0; c < CONSUMER_COUNT; c++) {
 		fprintf(out, "%s\"%s\":{\"ok\":%s", c ? "," : "",

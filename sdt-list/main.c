@@ -206,19 +206,6 @@ static int is_pattern(const char *arg)
 	return strchr(arg, ':') && stat(arg, &st) != 0;
 }
 
-static int parse_pid(const char *s, int *pid)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v <= 0 || v > 0x7fffffff)
-		return -1;
-	*pid = (int)v;
-	return 0;
-}
-
 struct inputs {
 	int *pids;
 	size_t npids;
@@ -277,7 +264,7 @@ static int take_pid(struct inputs *in, int argc, char **argv, int *i)
 		v = a + 2;
 	else
 		return 0;
-	if (!v || parse_pid(v, &in->pids[in->npids]) < 0) {
+	if (!v || pid_parse(v, &in->pids[in->npids]) < 0) {
 		fprintf(stderr, "sdt-list: -p needs a process id, got `%s'\n",
 			v ? v : "");
 		return -1;

@@ -265,6 +265,26 @@ const struct verdict_set *object_check(struct object *obj,
 	return e->vs;
 }
 
+int group_worst(struct object *obj, const struct group *g,
+		const struct verdict *worst[CONSUMER_COUNT])
+{
+	int bad = 0;
+
+	for (int c = 0; c < CONSUMER_COUNT; c++)
+		worst[c] = NULL;
+	for (size_t i = 0; i < g->count; i++) {
+		const struct verdict_set *vs = object_check(
+			obj, &obj->f->probes[obj->sites[g->first + i]]);
+
+		for (int c = 0; c < CONSUMER_COUNT; c++) {
+			if (!vs->v[c].ok && !worst[c])
+				worst[c] = &vs->v[c];
+		}
+		bad |= vs->bad;
+	}
+	return bad;
+}
+
 /* ------------------------------------------------------------------ */
 /* The object                                                          */
 

@@ -52,6 +52,19 @@ set_err(char *err, size_t errlen, int code, const char *fmt, ...)
  * tell two files behind the same path apart (a library replaced on disk,
  * two libstapsdt memfds of one name).
  */
+int pid_parse(const char *s, int *pid)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v <= 0 || v > 0x7fffffff)
+		return -1;
+	*pid = (int)v;
+	return 0;
+}
+
 static struct proc_object *object_for(struct proc *p, const char *path,
 				      unsigned dev_major, unsigned dev_minor,
 				      uint64_t ino)

@@ -161,6 +161,9 @@ struct proc {
  * or a negative errno with a message in ERR naming the cause and the fix.
  */
 int proc_open(struct proc *p, int pid, char *err, size_t errlen);
+
+/* S as a process ID (a decimal from 1 to INT_MAX) into PID: 0, or -1. */
+int pid_parse(const char *s, int *pid);
 void proc_close(struct proc *p);
 
 /*
@@ -337,6 +340,13 @@ void site_facts(const struct object *obj, const struct sdt_probe *p,
 /* The verdicts of every consumer on P's spec (judged once per spec). */
 const struct verdict_set *object_check(struct object *obj,
 				       const struct sdt_probe *p);
+
+/*
+ * Each consumer's first refusal over every site of G into WORST (NULL where
+ * it reads them all); 1 when some site is bad.
+ */
+int group_worst(struct object *obj, const struct group *g,
+		const struct verdict *worst[CONSUMER_COUNT]);
 
 /* Why a stale site is one. */
 extern const char stale_why[];

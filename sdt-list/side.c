@@ -191,19 +191,6 @@ const struct group *object_find_group(const struct object *obj,
 	return NULL;
 }
 
-static int side_pid_arg(const char *s, int *pid)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v <= 0 || v > 0x7fffffff)
-		return -1;
-	*pid = (int)v;
-	return 0;
-}
-
 int side_open_arg(struct side *s, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i], *v = NULL;
@@ -217,7 +204,7 @@ int side_open_arg(struct side *s, int argc, char **argv, int *i)
 	else if (!strncmp(a, "-p", 2) && a[2])
 		v = a + 2;
 	++*i;
-	if (v && side_pid_arg(v, &pid) < 0) {
+	if (v && pid_parse(v, &pid) < 0) {
 		fprintf(stderr, "sdt-list: -p needs a process id, got `");
 		put_text(stderr, v);
 		fputs("'\n", stderr);

@@ -84,19 +84,9 @@ static int site_problems(FILE *out, struct out *o, struct object *obj,
 static int verdict_problems(FILE *out, struct object *obj,
 			    const struct group *g)
 {
-	const struct verdict *worst[CONSUMER_COUNT] = { NULL };
-	int bad = 0;
+	const struct verdict *worst[CONSUMER_COUNT];
+	int bad = group_worst(obj, g, worst);
 
-	for (size_t i = 0; i < g->count; i++) {
-		const struct verdict_set *vs = object_check(
-			obj, &obj->f->probes[obj->sites[g->first + i]]);
-
-		for (int c = 0; c < CONSUMER_COUNT; c++) {
-			if (!vs->v[c].ok && !worst[c])
-				worst[c] = &vs->v[c];
-		}
-		bad |= vs->bad;
-	}
 	for (int c = 0; c < CONSUMER_COUNT; c++) {
 		if (!worst[c])
 			continue;
