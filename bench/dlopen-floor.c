@@ -17,22 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+
 #define RUNS 401
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* The object's bytes in a new memfd, as a loader would place them. */
 static int object_memfd(const char *path)
@@ -63,7 +50,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (int r = 0; r < RUNS; r++) {
-		double s = now_us();
+		double s = bench_now_us();
 		int fd = object_memfd(argv[1]);
 		void *h;
 
@@ -77,11 +64,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "dlopen-floor: %s\n", dlerror());
 			return 1;
 		}
-		t[r] = now_us() - s;
+		t[r] = bench_now_us() - s;
 		dlclose(h);
 		close(fd);
 	}
-	qsort(t, RUNS, sizeof(t[0]), cmp_double);
+	qsort(t, RUNS, sizeof(t[0]), bench_cmp_double);
 	printf("dlopen_floor_us %.2f us\n", t[RUNS / 2]);
 	return 0;
 }

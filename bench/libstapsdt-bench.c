@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+
 #include "libstapsdt.h"
 
 static double now_ns(void)
@@ -30,19 +32,6 @@ static double now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *t, int runs)
-{
-	qsort(t, (size_t)runs, sizeof(*t), cmp_double);
-	return t[runs / 2];
 }
 
 /* Median microseconds of providerLoad() for NPROBES probes. */
@@ -66,7 +55,7 @@ static double load_us(int nprobes, int runs)
 		t[r] = (now_ns() - s) / 1e3;
 		providerDestroy(p);
 	}
-	med = median(t, runs);
+	med = bench_median(t, (size_t)runs);
 	free(t);
 	return med;
 }
@@ -129,7 +118,7 @@ static double add_one_us(int nprobes, int reload, int prior, int runs)
 		}
 		providerDestroy(p);
 	}
-	med = median(t, runs);
+	med = bench_median(t, (size_t)runs);
 	free(t);
 	return med;
 }

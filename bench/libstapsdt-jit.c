@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
+
 #include "libstapsdt.h"
 #include "resources.h"
 
@@ -34,28 +36,6 @@
 
 static const long checkpoints[] = { 50, 1000, 10000, 20000 };
 #define NCHECK (sizeof(checkpoints) / sizeof(checkpoints[0]))
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median of the N values at T (reordered). */
-static double median(double *t, size_t n)
-{
-	qsort(t, n, sizeof(*t), cmp_double);
-	return t[n / 2];
-}
 
 static void die(SDTProvider_t *p, const char *what)
 {
@@ -80,7 +60,7 @@ static void report(long at, double *window)
 {
 	int objects;
 
-	printf("extend_us_%ld %.2f us\n", at, median(window, WINDOW));
+	printf("extend_us_%ld %.2f us\n", at, bench_median(window, WINDOW));
 	printf("fds_%ld %d count\n", at, count_fds());
 	printf("maps_%ld %d count\n", at,
 	       count_maps_of("libstapsdt-", &objects));
@@ -102,21 +82,21 @@ static int extend(long n)
 	for (long i = 1; i <= n; i++) {
 		SDTProbe_t *probe = add(p, i);
 
-		s = now_us();
+		s = bench_now_us();
 		if (providerExtend(p) != 0)
 			die(p, "extend");
-		window[(i - 1) % WINDOW] = now_us() - s;
+		window[(i - 1) % WINDOW] = bench_now_us() - s;
 		probeFire(probe, i, 7);
 		if (next < NCHECK && i == checkpoints[next]) {
 			report(i, window);
 			next++;
 		}
 	}
-	s = now_us();
+	s = bench_now_us();
 	if (providerUnload(p) != 0)
 		die(p, "unload");
 	providerDestroy(p);
-	printf("unload_destroy_ms %.2f ms\n", (now_us() - s) / 1e3);
+	printf("unload_destroy_ms %.2f ms\n", (bench_now_us() - s) / 1e3);
 	return 0;
 }
 
@@ -163,15 +143,15 @@ static double reload_us(long k, int runs)
 	if (providerLoad(p) != 0)
 		die(p, "load");
 	for (int r = 0; r < runs; r++) {
-		double s = now_us();
+		double s = bench_now_us();
 
 		add(p, k + r);
 		if (providerUnload(p) != 0 || providerLoad(p) != 0)
 			die(p, "reload");
-		t[r] = now_us() - s;
+		t[r] = bench_now_us() - s;
 	}
 	providerDestroy(p);
-	return median(t, (size_t)runs);
+	return bench_median(t, (size_t)runs);
 }
 
 static int reload(long n)
