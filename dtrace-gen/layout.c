@@ -15,7 +15,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "dtrace-gen.h"
 #include "layout.h"
@@ -83,13 +82,9 @@ int dg_layout_append(struct dg_object *obj, const struct dg_model *m,
 	size_t n = names ? pointees(m, names, MAX_TYPES) : 0;
 	int r = names && dw ? 0 : -1;
 
-	/* Only regular files: -G already refused anything else. */
-	for (size_t i = 0; i < o->nobjects && n && !r; i++) {
-		struct stat st;
-
-		if (!stat(o->objects[i], &st) && S_ISREG(st.st_mode))
-			sdt_dwarf_open(o->objects[i], -1, NULL, &dw[i]);
-	}
+	/* sdt_dwarf_open() reads regular files only, and never blocks. */
+	for (size_t i = 0; i < o->nobjects && n && !r; i++)
+		sdt_dwarf_open(o->objects[i], -1, NULL, &dw[i]);
 	for (size_t i = 0; i < n && !r; i++) {
 		struct sdt_strbuf b = { 0 };
 		struct sdt_layout l;

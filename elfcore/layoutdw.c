@@ -9,12 +9,15 @@
  * layout still places every field where the compiler did.
  */
 #include <dwarf.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "layoutdw.h"
@@ -24,12 +27,203 @@
 
 struct sdt_dwarf {
 	Dwfl_Callbacks cb;
-	char *debug_path;
+	const char *debug_dir;
 	Dwfl *dwfl;
 	Dwarf *dw;
 	const char *file;
 	int big_endian;
 };
+
+/* ------------------------------------------------------------------ */
+/* Finding the debug file                                              */
+
+/*
+ * libdwfl's own search (dwfl_standard_find_debuginfo) opens whatever a
+ * debug link names: a FIFO blocks in open(), /dev/zero is CRC'd forever,
+ * and `../other/x.debug' leaves the places we document. Ours opens only
+ * regular files, takes a debug link's name only without a `/', and looks
+ * only where docs/struct-layouts.md says.
+ */
+
+/* PATH opened for reading if it is a regular file, else -1. */
+static int open_regular(const char *path)
+{
+	struct stat st;
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+/* The CRC-32 (as .gnu_debuglink's) of a regular file's bytes. */
+static int file_crc(int fd, uint32_t *out)
+{
+	static uint32_t table[256];
+	unsigned char buf[65536];
+	uint32_t crc = 0xffffffffu;
+	off_t at = 0;
+	ssize_t n;
+
+	if (!table[1]) {
+		for (uint32_t i = 0; i < 256; i++) {
+			uint32_t c = i;
+
+			for (int k = 0; k < 8; k++)
+				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+			table[i] = c;
+		}
+	}
+	while ((n = pread(fd, buf, sizeof(buf), at)) > 0) {
+		for (ssize_t i = 0; i < n; i++)
+			crc = table[(crc ^ buf[i]) & 0xff] ^ (crc >> 8);
+		at += n;
+	}
+	*out = crc ^ 0xffffffffu;
+	return n < 0 ? -1 : 0;
+}
+
+/* Does the ELF file open at FD carry the build ID ID (LEN bytes)? */
+static int same_build_id(int fd, const void *id, int len)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	const void *got;
+	ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, &got) : -1;
+	int same = n == len && !memcmp(got, id, (size_t)len);
+
+	elf_end(elf);
+	return same;
+}
+
+/* Try the candidate PATH: its descriptor with *FOUND set, or -1. */
+static int try_file(const char *path, GElf_Word crc, int check_crc,
+		    const void *id, int id_len, char **found)
+{
+	int fd = open_regular(path);
+	uint32_t got;
+
+	if (fd < 0)
+		return -1;
+	if ((check_crc && (file_crc(fd, &got) || got != crc)) ||
+	    (id_len > 0 && !same_build_id(fd, id, id_len)) ||
+	    !(*found = strdup(path))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* DEBUG_DIR/.build-id/xx/yyyy.debug for the module's build ID. */
+static int by_build_id(struct sdt_dwarf *d, const unsigned char *id, int len,
+		       char **found)
+{
+	size_t size = strlen(d->debug_dir) + 2 * (size_t)len + 32;
+	char *path = malloc(size), *p;
+	int fd;
+
+	if (!path || len < 2)
+		return free(path), -1;
+	p = path + sprintf(path, "%s/.build-id/%02x/", d->debug_dir, id[0]);
+	for (int i = 1; i < len; i++)
+		p += sprintf(p, "%02x", id[i]);
+	strcpy(p, ".debug");
+	fd = try_file(path, 0, 0, id, len, found);
+	free(path);
+	return fd;
+}
+
+/* The debug link NAME beside FILE, in its .debug/, under DEBUG_DIR. */
+static int by_debuglink(struct sdt_dwarf *d, const char *file, const char *name,
+			GElf_Word crc, char **found)
+{
+	const char *slash = strrchr(file, '/');
+	char *dir =
+		slash ? strndup(file, (size_t)(slash - file + 1)) : strdup("");
+	char *abs = dir ? realpath(*dir ? dir : ".", NULL) : NULL;
+	size_t size = strlen(d->debug_dir) + (abs ? strlen(abs) : 0) +
+		      (dir ? strlen(dir) : 0) + strlen(name) + 16;
+	char *path = malloc(size);
+	int fd = -1;
+
+	if (dir && path) {
+		snprintf(path, size, "%s%s", dir, name);
+		fd = try_file(path, crc, 1, NULL, 0, found);
+		if (fd < 0) {
+			snprintf(path, size, "%s.debug/%s", dir, name);
+			fd = try_file(path, crc, 1, NULL, 0, found);
+		}
+		if (fd < 0 && abs) {
+			snprintf(path, size, "%s%s%s/%s", d->debug_dir,
+				 *abs == '/' ? "" : "/", abs, name);
+			fd = try_file(path, crc, 1, NULL, 0, found);
+		}
+	}
+	free(path);
+	free(abs);
+	free(dir);
+	return fd;
+}
+
+/*
+ * A dwz file (.gnu_debugaltlink, asked for with no CRC): only under
+ * DEBUG_DIR, where Debian's and Fedora's packages put them
+ * (/usr/lib/debug/.dwz/...), read from the debug directory in use.
+ */
+static int by_altlink(struct sdt_dwarf *d, const char *name, char **found)
+{
+	static const char std[] = "/usr/lib/debug/";
+	char *path;
+	int fd;
+
+	if (strncmp(name, std, sizeof(std) - 1) || strstr(name, "/../") ||
+	    strstr(name, "/./"))
+		return -1;
+	path = malloc(strlen(d->debug_dir) + strlen(name) + 2);
+	if (!path)
+		return -1;
+	sprintf(path, "%s/%s", d->debug_dir, name + sizeof(std) - 1);
+	fd = try_file(path, 0, 0, NULL, 0, found);
+	free(path);
+	return fd;
+}
+
+static int find_debuginfo(Dwfl_Module *mod, void **userdata,
+			  const char *modname, Dwarf_Addr base,
+			  const char *file, const char *link, GElf_Word crc,
+			  char **found)
+{
+	struct sdt_dwarf *d = *userdata;
+	const unsigned char *id = NULL;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &id, &vaddr);
+	int fd = -1;
+
+	(void)modname, (void)base;
+	if (!d)
+		return -1;
+	if (link && !crc)
+		return by_altlink(d, link, found);
+	if (len > 0)
+		fd = by_build_id(d, id, len, found);
+	if (fd < 0 && link && *link && !strchr(link, '/') && file)
+		fd = by_debuglink(d, file, link, crc, found);
+	return fd;
+}
+
+/* The main file is always given: libdwfl never needs to look for it. */
+static int find_no_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+		       Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base;
+	(void)file_name, (void)elfp;
+	return -1;
+}
 
 int sdt_dwarf_open(const char *path, int fd, const char *debug_dir,
 		   struct sdt_dwarf **out)
@@ -38,31 +232,31 @@ int sdt_dwarf_open(const char *path, int fd, const char *debug_dir,
 	Dwfl_Module *m;
 	Dwarf_Addr bias;
 	const char *mainfile = NULL, *debugfile = NULL;
-	int own = -1;
+	void **userdata = NULL;
+	int own;
 
 	*out = NULL;
 	if (!d)
 		return -ENOMEM;
-	/* CRC-checked debug links, beside the file, in .debug/, under DIR. */
-	if (debug_dir &&
-	    (d->debug_path = malloc(strlen(debug_dir) + 16)) != NULL)
-		sprintf(d->debug_path, ":.debug:%s", debug_dir);
-	d->cb.find_elf = dwfl_build_id_find_elf;
-	d->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	d->debug_dir = debug_dir && *debug_dir ? debug_dir : "/usr/lib/debug";
+	d->cb.find_elf = find_no_elf;
+	d->cb.find_debuginfo = find_debuginfo;
 	d->cb.section_address = dwfl_offline_section_address;
-	d->cb.debuginfo_path = &d->debug_path;
 	if (!(d->dwfl = dwfl_begin(&d->cb)))
 		goto none;
 	/* libdwfl keeps (and closes) the descriptor it is given. */
-	if (fd >= 0 && (own = dup(fd)) < 0)
+	own = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : open_regular(path);
+	if (own < 0)
 		goto none;
 	m = dwfl_report_offline(d->dwfl, path, path, own);
 	if (!m) {
-		if (own >= 0)
-			close(own);
+		close(own);
 		goto none;
 	}
 	dwfl_report_end(d->dwfl, NULL, NULL);
+	dwfl_module_info(m, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (userdata)
+		*userdata = d;
 	if (!(d->dw = dwfl_module_getdwarf(m, &bias)))
 		goto none;
 	dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, &mainfile,
@@ -87,7 +281,6 @@ void sdt_dwarf_close(struct sdt_dwarf *d)
 		return;
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
-	free(d->debug_path);
 	free(d);
 }
 
