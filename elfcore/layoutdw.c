@@ -22,8 +22,8 @@
 
 #include "layoutdw.h"
 
-#define MAX_MEMBERS 4096
-#define MAX_NESTED 64
+#define MAX_MEMBERS 4096 /* the parser's limit (layout.c) */
+#define MAX_NESTED 255	 /* and its 256 structs in all */
 
 struct sdt_dwarf {
 	Dwfl_Callbacks cb;
@@ -529,6 +529,20 @@ static unsigned nested_index(struct walk *w, Dwarf_Die *t)
 	return w->nnested;
 }
 
+/*
+ * C++ static members are declarations, not in the struct; a base class
+ * is an anonymous member holding its fields.
+ */
+static int is_data_member(Dwarf_Die *m)
+{
+	int tag = dwarf_tag(m);
+
+	return (tag == DW_TAG_member || tag == DW_TAG_inheritance) &&
+	       !dwarf_hasattr(m, DW_AT_declaration) &&
+	       !dwarf_hasattr(m, DW_AT_external);
+}
+
+/* S's data members into OUT (when not NULL); how many there are. */
 static unsigned members(Dwarf_Die *s, Dwarf_Die *out)
 {
 	Dwarf_Die m;
@@ -537,18 +551,36 @@ static unsigned members(Dwarf_Die *s, Dwarf_Die *out)
 	if (dwarf_child(s, &m))
 		return 0;
 	do {
-		/*
-		 * C++ static members are declarations, not in the struct; a
-		 * base class is an anonymous member holding its fields.
-		 */
-		int tag = dwarf_tag(&m);
-
-		if ((tag == DW_TAG_member || tag == DW_TAG_inheritance) &&
-		    n < MAX_MEMBERS && !dwarf_hasattr(&m, DW_AT_declaration) &&
-		    !dwarf_hasattr(&m, DW_AT_external))
-			out[n++] = m;
+		if (!is_data_member(&m))
+			continue;
+		if (out)
+			out[n] = m;
+		n++;
 	} while (!dwarf_siblingof(&m, &m));
 	return n;
+}
+
+/*
+ * A struct or class with no data member at any depth: C++ gives it one
+ * byte, which [[no_unique_address]] (and an empty base) lets the next
+ * member share. It holds nothing, so it takes no room in the layout.
+ */
+static int is_empty(Dwarf_Die *t, int depth)
+{
+	Dwarf_Die m, mt;
+
+	if (!is_aggregate(dwarf_tag(t)) || depth > 8)
+		return 0;
+	if (dwarf_child(t, &m))
+		return 1;
+	do {
+		if (!is_data_member(&m))
+			continue;
+		if (type_of(&m, &mt) || peel(&mt, &mt) ||
+		    !is_empty(&mt, depth + 1))
+			return 0;
+	} while (!dwarf_siblingof(&m, &m));
+	return 1;
 }
 
 /* A bit-field's first bit from the start of its struct. */
@@ -635,9 +667,13 @@ static void put_member(struct walk *w, Dwarf_Die *m, int depth)
 			snprintf(extra, sizeof(extra), "%llu:%llu",
 				 (unsigned long long)at,
 				 (unsigned long long)bits);
-		loc = at / 8;
+		/* Its storage unit, as pahole and the compiler count it. */
+		loc = size && size <= 8 ? at / (size * 8) * size : at / 8;
 	} else if ((k = scalar_kind(&p, w->d)) && scalar_size_ok(k, size)) {
 		kind = k;
+	} else if (is_empty(&p, 0)) {
+		size = 0; /* holds nothing: the next member may share its byte
+			   */
 	} else if (is_aggregate(dwarf_tag(&p)) && depth == 0 &&
 		   !dwarf_hasattr(&p, DW_AT_declaration)) {
 		unsigned i = nested_index(w, &p);
@@ -687,9 +723,17 @@ static uint64_t member_bit(Dwarf_Die *m)
  */
 static Dwarf_Die *member_list(Dwarf_Die *s, unsigned *n)
 {
-	Dwarf_Die *m = malloc(MAX_MEMBERS * sizeof(*m));
+	unsigned count = members(s, NULL);
+	Dwarf_Die *m;
 
-	*n = m ? members(s, m) : 0;
+	*n = 0;
+	if (count > MAX_MEMBERS) {
+		errno = E2BIG;
+		return NULL;
+	}
+	if (!(m = malloc((count + 1) * sizeof(*m))))
+		return NULL;
+	*n = members(s, m);
 	for (unsigned i = 1; i < *n; i++) {
 		Dwarf_Die key = m[i];
 		uint64_t at = member_bit(&key);
@@ -708,7 +752,7 @@ static int put_struct(struct walk *w, Dwarf_Die *s, const char *tag, int depth)
 	Dwarf_Die *m = member_list(s, &n);
 
 	if (!m)
-		return -ENOMEM;
+		return errno == E2BIG ? -E2BIG : -ENOMEM;
 	sdt_strbuf_add(w->b,
 		       dwarf_tag(s) == DW_TAG_union_type ? "union" : "struct");
 	sdt_strbuf_add(w->b, tag);

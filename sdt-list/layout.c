@@ -249,27 +249,29 @@ static void put_member(FILE *out, const char *type, const char *name)
 	free(head);
 }
 
+/*
+ * Offsets and bits count from the start of the struct the field is
+ * declared in, as in --json and the note: a nested struct's fields are
+ * indented under it, from its own start.
+ */
 static void text_fields(FILE *out, const struct sdt_layout *l,
-			const struct sdt_struct *s, uint64_t base, int depth)
+			const struct sdt_struct *s, int depth)
 {
 	for (unsigned i = 0; i < s->nfields; i++) {
 		const struct sdt_field *f = &s->fields[i];
 
 		fprintf(out, "%*s+%-4llu %4llu  ", 6 + 2 * depth, "",
-			(unsigned long long)(base + f->offset),
+			(unsigned long long)f->offset,
 			(unsigned long long)f->size);
 		put_member(out, f->type, f->name[0] ? f->name : "(anonymous)");
 		if (f->bit_size)
-			fprintf(out, " : %u (bits %llu-%llu)", f->bit_size,
-				(unsigned long long)(base * 8 + f->bit_offset),
-				(unsigned long long)(base * 8 + f->bit_offset +
-						     f->bit_size - 1));
+			fprintf(out, " : %u (bits %u-%u)", f->bit_size,
+				f->bit_offset, f->bit_offset + f->bit_size - 1);
 		if (f->kind == SDT_FK_OPAQUE || f->kind == SDT_FK_FLOAT)
 			fputs(" (not printed)", out);
 		fputc('\n', out);
 		if (f->kind == SDT_FK_NESTED)
-			text_fields(out, l, &l->structs[f->nested],
-				    base + f->offset, depth + 1);
+			text_fields(out, l, &l->structs[f->nested], depth + 1);
 	}
 }
 
@@ -299,7 +301,7 @@ void layout_verbose(FILE *out, const struct object *obj,
 			(unsigned long long)l->structs[0].size);
 		put_text(out, source);
 		fputc('\n', out);
-		text_fields(out, l, &l->structs[0], 0, 0);
+		text_fields(out, l, &l->structs[0], 0);
 	}
 }
 
