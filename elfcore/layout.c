@@ -108,25 +108,24 @@ static int c_name(const char *s)
 	return 1;
 }
 
-/* C's and C++'s keywords: no field or struct can be named one. */
+/*
+ * C's keywords: no field or struct can be named one. (C++'s own, like
+ * `class' or `new', are fine names in C, and the kernel uses them.)
+ */
 static int c_keyword(const char *s)
 {
 	static const char *const kw[] = {
-		"auto",		  "break",	   "case",     "char",
-		"const",	  "continue",	   "default",  "do",
-		"double",	  "else",	   "enum",     "extern",
-		"float",	  "for",	   "goto",     "if",
-		"inline",	  "int",	   "long",     "register",
-		"restrict",	  "return",	   "short",    "signed",
-		"sizeof",	  "static",	   "struct",   "switch",
-		"typedef",	  "union",	   "unsigned", "void",
-		"volatile",	  "while",	   "_Bool",    "_Alignas",
-		"_Alignof",	  "_Atomic",	   "_Generic", "_Noreturn",
-		"_Static_assert", "_Thread_local", "bool",     "class",
-		"delete",	  "new",	   "operator", "private",
-		"protected",	  "public",	   "template", "this",
-		"throw",	  "try",	   "catch",    "virtual",
-		"namespace",	  "using",
+		"auto",	      "break",	   "case",	     "char",
+		"const",      "continue",  "default",	     "do",
+		"double",     "else",	   "enum",	     "extern",
+		"float",      "for",	   "goto",	     "if",
+		"inline",     "int",	   "long",	     "register",
+		"restrict",   "return",	   "short",	     "signed",
+		"sizeof",     "static",	   "struct",	     "switch",
+		"typedef",    "union",	   "unsigned",	     "void",
+		"volatile",   "while",	   "_Bool",	     "_Alignas",
+		"_Alignof",   "_Atomic",   "_Complex",	     "_Generic",
+		"_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local",
 	};
 
 	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
