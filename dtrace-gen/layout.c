@@ -26,7 +26,7 @@
 
 /* Each distinct struct name the probes' arguments point at. */
 struct pointee {
-	char name[128];
+	char name[SDT_LAYOUT_NAME_MAX];
 	int written;
 };
 
@@ -39,7 +39,7 @@ static struct pointee *pointees(const struct dg_model *m, size_t *n)
 		const struct dg_probe *p = &m->probes[i];
 
 		for (unsigned a = 0; a < p->nargs; a++) {
-			char name[128];
+			char name[SDT_LAYOUT_NAME_MAX];
 			struct pointee *grown;
 			size_t k;
 
@@ -82,7 +82,7 @@ static void warn_missing(const struct dg_model *m, const struct pointee *pt,
 		const struct dg_probe *p = &m->probes[i];
 
 		for (unsigned a = 0; a < p->nargs; a++) {
-			char name[128];
+			char name[SDT_LAYOUT_NAME_MAX];
 			size_t k;
 
 			if (sdt_layout_pointee(p->types[a], name, sizeof(name)))
@@ -177,7 +177,8 @@ int dg_layout_append(struct dg_object *obj, const struct dg_model *m,
 
 	/* sdt_dwarf_open() reads regular files only, and never blocks. */
 	for (size_t i = 0; i < o->nobjects && n && !r; i++)
-		with_dwarf += !sdt_dwarf_open(o->objects[i], -1, NULL, &dw[i]);
+		with_dwarf += !sdt_dwarf_open(o->objects[i], -1, NULL, &dw[i],
+					      NULL, 0);
 	for (size_t i = 0; i < n && !r; i++)
 		r = write_one(obj, dw, o->nobjects, &pt[i], diag);
 	if (!r)

@@ -32,6 +32,7 @@ struct sdt_dwarf {
 	Dwarf *dw;
 	const char *file;
 	int big_endian;
+	char why[320]; /* the first candidate refused, and why */
 };
 
 /* ------------------------------------------------------------------ */
@@ -102,14 +103,18 @@ static int same_build_id(int fd, const void *id, int len)
 }
 
 /* Try the candidate PATH: its descriptor with *FOUND set, or -1. */
-static int try_file(const char *path, GElf_Word crc, int check_crc,
-		    const void *id, int id_len, char **found)
+static int try_file(struct sdt_dwarf *d, const char *path, GElf_Word crc,
+		    int check_crc, const void *id, int id_len, char **found)
 {
 	int fd = open_regular(path);
 	uint32_t got;
 
-	if (fd < 0)
+	if (fd < 0) {
+		if (errno == EINVAL && !d->why[0])
+			snprintf(d->why, sizeof(d->why),
+				 "%s is not a regular file: not read", path);
 		return -1;
+	}
 	if ((check_crc && (file_crc(fd, &got) || got != crc)) ||
 	    (id_len > 0 && !same_build_id(fd, id, id_len)) ||
 	    !(*found = strdup(path))) {
@@ -133,7 +138,7 @@ static int by_build_id(struct sdt_dwarf *d, const unsigned char *id, int len,
 	for (int i = 1; i < len; i++)
 		p += sprintf(p, "%02x", id[i]);
 	strcpy(p, ".debug");
-	fd = try_file(path, 0, 0, id, len, found);
+	fd = try_file(d, path, 0, 0, id, len, found);
 	free(path);
 	return fd;
 }
@@ -153,15 +158,15 @@ static int by_debuglink(struct sdt_dwarf *d, const char *file, const char *name,
 
 	if (dir && path) {
 		snprintf(path, size, "%s%s", dir, name);
-		fd = try_file(path, crc, 1, NULL, 0, found);
+		fd = try_file(d, path, crc, 1, NULL, 0, found);
 		if (fd < 0) {
 			snprintf(path, size, "%s.debug/%s", dir, name);
-			fd = try_file(path, crc, 1, NULL, 0, found);
+			fd = try_file(d, path, crc, 1, NULL, 0, found);
 		}
 		if (fd < 0 && abs) {
 			snprintf(path, size, "%s%s%s/%s", d->debug_dir,
 				 *abs == '/' ? "" : "/", abs, name);
-			fd = try_file(path, crc, 1, NULL, 0, found);
+			fd = try_file(d, path, crc, 1, NULL, 0, found);
 		}
 	}
 	free(path);
@@ -188,7 +193,7 @@ static int by_altlink(struct sdt_dwarf *d, const char *name, char **found)
 	if (!path)
 		return -1;
 	sprintf(path, "%s/%s", d->debug_dir, name + sizeof(std) - 1);
-	fd = try_file(path, 0, 0, NULL, 0, found);
+	fd = try_file(d, path, 0, 0, NULL, 0, found);
 	free(path);
 	return fd;
 }
@@ -207,12 +212,25 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 	(void)modname, (void)base;
 	if (!d)
 		return -1;
-	if (link && !crc)
-		return by_altlink(d, link, found);
-	if (len > 0)
+	/*
+	 * A dwz file's link (.gnu_debugaltlink) comes with no CRC, and names
+	 * a path; a .gnu_debuglink always has a CRC and must name no path.
+	 */
+	if (link && !crc && strchr(link, '/'))
+		fd = by_altlink(d, link, found);
+	else if (len > 0)
 		fd = by_build_id(d, id, len, found);
-	if (fd < 0 && link && *link && !strchr(link, '/') && file)
+	if (fd >= 0)
+		return fd;
+	if (link && strchr(link, '/')) {
+		if (!d->why[0])
+			snprintf(d->why, sizeof(d->why),
+				 "its debug link `%.200s' names another "
+				 "directory: not followed",
+				 link);
+	} else if (link && *link && file) {
 		fd = by_debuglink(d, file, link, crc, found);
+	}
 	return fd;
 }
 
@@ -226,7 +244,7 @@ static int find_no_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 }
 
 int sdt_dwarf_open(const char *path, int fd, const char *debug_dir,
-		   struct sdt_dwarf **out)
+		   struct sdt_dwarf **out, char *why, size_t why_size)
 {
 	struct sdt_dwarf *d = calloc(1, sizeof(*d));
 	Dwfl_Module *m;
@@ -246,8 +264,12 @@ int sdt_dwarf_open(const char *path, int fd, const char *debug_dir,
 		goto none;
 	/* libdwfl keeps (and closes) the descriptor it is given. */
 	own = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : open_regular(path);
-	if (own < 0)
+	if (own < 0) {
+		if (errno == EINVAL)
+			snprintf(d->why, sizeof(d->why),
+				 "%s is not a regular file: not read", path);
 		goto none;
+	}
 	m = dwfl_report_offline(d->dwfl, path, path, own);
 	if (!m) {
 		close(own);
@@ -271,6 +293,8 @@ int sdt_dwarf_open(const char *path, int fd, const char *debug_dir,
 	*out = d;
 	return 0;
 none:
+	if (why && why_size)
+		snprintf(why, why_size, "%s", d ? d->why : "");
 	sdt_dwarf_close(d);
 	return -ENOENT;
 }

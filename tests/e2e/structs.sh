@@ -78,7 +78,7 @@ $want_fields" "$(layout_of linked)"
 expect_eq "-v of a stripped binary with its debug file by build ID" \
 	"$head DWARF in $T/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug
 $want_fields" "$(SDT_LIST_DEBUG_DIR=$T/debug layout_of bare)"
-hint="rebuild with -g, install the binary's -dbgsym (or -debuginfo) package, or link the dtrace-gen -G object of objects built with -g"
+hint="rebuild with -g, install the binary's -dbgsym (or -debuginfo) package, or give dtrace-gen -G the objects built with -g (it warns when it writes no layout)"
 expect_eq "-v without any layout" "  arg0 struct order *o: no layout found: $hint" \
 	"$(SDT_LIST_DEBUG_DIR=$T/nowhere layout_of bare)"
 
