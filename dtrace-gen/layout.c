@@ -28,6 +28,8 @@
 struct pointee {
 	char name[SDT_LAYOUT_NAME_MAX];
 	int written;
+	const char
+		*refused; /* why its layout is not written, if it was found */
 };
 
 static struct pointee *pointees(const struct dg_model *m, size_t *n)
@@ -89,14 +91,16 @@ static void warn_missing(const struct dg_model *m, const struct pointee *pt,
 				continue;
 			for (k = 0; k < n && strcmp(pt[k].name, name); k++)
 				;
-			if (k == n || pt[k].written || !is_struct_name(name))
+			if (k == n || pt[k].written ||
+			    (!pt[k].refused && !is_struct_name(name)))
 				continue;
 			dg_warning_at(diag, &p->loc,
 				      "probe `%s' argument %u points at `%s', "
 				      "but no layout of it is written: %s; "
 				      "after strip its fields are unknown to "
 				      "tracers",
-				      p->name, a + 1, name, why);
+				      p->name, a + 1, name,
+				      pt[k].refused ? pt[k].refused : why);
 		}
 	}
 }
@@ -138,7 +142,7 @@ static int append(struct dg_object *obj, const struct sdt_strbuf *b)
 
 /* One struct's layout, checked as a reader would check it, appended. */
 static int write_one(struct dg_object *obj, struct sdt_dwarf **dw, size_t ndw,
-		     struct pointee *pt, struct dg_diag *diag)
+		     struct pointee *pt)
 {
 	struct sdt_strbuf b = { 0 };
 	struct sdt_layout l;
@@ -147,16 +151,13 @@ static int write_one(struct dg_object *obj, struct sdt_dwarf **dw, size_t ndw,
 
 	if (find_layout(dw, ndw, pt->name, &b, &refused)) {
 		if (refused == -E2BIG)
-			dg_warning(diag, NULL,
-				   "the layout of `%s' is not written: it has "
-				   "more than 4096 members",
-				   pt->name);
+			pt->refused = "it has more than 4096 members, the most "
+				      "a layout note holds";
 		pt->written = refused == -EINVAL; /* no struct: nothing due */
 		return 0;
 	}
 	if (b.oom || sdt_layout_parse(b.p, b.len, &l, &why)) {
-		dg_warning(diag, NULL, "the layout of `%s' is not written: %s",
-			   pt->name, b.oom ? "out of memory" : why);
+		pt->refused = b.oom ? "out of memory" : why;
 	} else {
 		sdt_layout_free(&l);
 		r = append(obj, &b);
@@ -180,7 +181,7 @@ int dg_layout_append(struct dg_object *obj, const struct dg_model *m,
 		with_dwarf += !sdt_dwarf_open(o->objects[i], -1, NULL, &dw[i],
 					      NULL, 0);
 	for (size_t i = 0; i < n && !r; i++)
-		r = write_one(obj, dw, o->nobjects, &pt[i], diag);
+		r = write_one(obj, dw, o->nobjects, &pt[i]);
 	if (!r)
 		warn_missing(m, pt, n,
 			     !o->nobjects  ? "no object was given to -G: pass "

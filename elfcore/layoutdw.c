@@ -732,20 +732,25 @@ static void put_member(struct walk *w, Dwarf_Die *m, int depth)
 	sdt_strbuf_add(b, extra);
 }
 
-/* Where a member starts, in bits, to order members by. */
-static uint64_t member_bit(Dwarf_Die *m)
+/*
+ * Where a member starts, in bits, to order members by: a bit-field where
+ * its first bit is (DWARF 2-style bit offsets too, which clang writes).
+ */
+static uint64_t member_bit(struct walk *w, Dwarf_Die *m)
 {
 	int ok;
-	uint64_t bit = udata(m, DW_AT_data_bit_offset, &ok);
+	uint64_t bits = udata(m, DW_AT_bit_size, &ok);
 
-	return ok ? bit : member_location(m) * 8;
+	if (ok && bits)
+		return bit_position(w, m, member_location(m), bits);
+	return member_location(m) * 8;
 }
 
 /*
  * Member DIEs of S in the order of their offsets (C++ lists a base class
  * before the vtable pointer that precedes it), for both passes.
  */
-static Dwarf_Die *member_list(Dwarf_Die *s, unsigned *n)
+static Dwarf_Die *member_list(struct walk *w, Dwarf_Die *s, unsigned *n)
 {
 	unsigned count = members(s, NULL);
 	Dwarf_Die *m;
@@ -760,10 +765,10 @@ static Dwarf_Die *member_list(Dwarf_Die *s, unsigned *n)
 	*n = members(s, m);
 	for (unsigned i = 1; i < *n; i++) {
 		Dwarf_Die key = m[i];
-		uint64_t at = member_bit(&key);
+		uint64_t at = member_bit(w, &key);
 		unsigned j = i;
 
-		for (; j > 0 && member_bit(&m[j - 1]) > at; j--)
+		for (; j > 0 && member_bit(w, &m[j - 1]) > at; j--)
 			m[j] = m[j - 1];
 		m[j] = key;
 	}
@@ -773,7 +778,7 @@ static Dwarf_Die *member_list(Dwarf_Die *s, unsigned *n)
 static int put_struct(struct walk *w, Dwarf_Die *s, const char *tag, int depth)
 {
 	unsigned n;
-	Dwarf_Die *m = member_list(s, &n);
+	Dwarf_Die *m = member_list(w, s, &n);
 
 	if (!m)
 		return errno == E2BIG ? -E2BIG : -ENOMEM;

@@ -76,18 +76,21 @@ def pahole_structs(obj, names):
             continue
         s = line.strip()
         if re.match(r"^((const|volatile) )*(struct|union|enum)( [A-Za-z0-9_]+)? \{", s):
-            stack.append(s)
+            stack.append(len(out[cur]))
             continue
         m = PAHOLE_MEMBER.match(line)
+        if s.startswith("}"):
+            start = stack.pop() if stack else len(out[cur])
+            if not m:
+                # a type pahole prints in place (clang's DWARF), no member
+                del out[cur][start:]
+                continue
+            out[cur].append((member_name(m.group(2)[1:]) if m.group(2)[1:].strip() else "",
+                             int(m.group(3)), int(m.group(6)), None, len(stack)))
+            continue
         if not m:
             continue
         decl, off, bit, size = m.group(2), int(m.group(3)), m.group(5), int(m.group(6))
-        if decl.startswith("}"):
-            if stack:
-                stack.pop()
-            # the anonymous member itself
-            out[cur].append(("", off, size, None, len(stack)))
-            continue
         out[cur].append((decl, off, size, int(bit) if bit else None, len(stack)))
     return out
 
@@ -132,6 +135,21 @@ def compare(name, ours, theirs):
             return "%s at %d (%d bytes), pahole %d (%d)" % (a[0], a[1], a[2], b[1], b[2])
         if b[3] is not None and a[3] != b[1] * 8 + b[3]:
             return "%s bits from %s, pahole %d" % (a[0], a[3], b[1] * 8 + b[3])
+    # Members of the structs held by value (one level, as ours): where we
+    # have a field of that name inside, one must sit where pahole says.
+    inner = {}
+    for a in ours:
+        if a[4] == 1:
+            inner.setdefault(a[0], []).append(a[1:4])
+    for b in theirs:
+        if b[4] != 1 or not b[0]:
+            continue
+        pname = member_name(b[0])
+        bits = b[1] * 8 + b[3] if b[3] is not None else None
+        if pname in inner and not any(
+                o == b[1] and (sz == b[2] or sz == 0) and (bits is None or bt == bits)
+                for o, sz, bt in inner[pname]):
+            return "nested %s: ours %s, pahole %d (%d)" % (pname, inner[pname], b[1], b[2])
     return None
 
 
