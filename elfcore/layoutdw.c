@@ -664,8 +664,11 @@ static int c_word(const char *s)
 	return 1;
 }
 
-/* One member's strings: name, type, offset, size, kind, extra. */
-static void put_member(struct walk *w, Dwarf_Die *m, int depth)
+/*
+ * One member's strings: name, type, offset, size, kind, extra. LIMIT is
+ * where the next member of a struct starts (bytes; UINT64_MAX: none).
+ */
+static void put_member(struct walk *w, Dwarf_Die *m, int depth, uint64_t limit)
 {
 	struct sdt_strbuf *b = w->b;
 	const char *name = dwarf_diename(m);
@@ -724,6 +727,14 @@ static void put_member(struct walk *w, Dwarf_Die *m, int depth)
 	/* C++'s hidden members (`_vptr.Widget'): bytes with no name. */
 	if (dwarf_hasattr(m, DW_AT_artificial))
 		kind = SDT_FK_OPAQUE, extra[0] = '\0';
+	/*
+	 * C++ puts a derived class's members in a base's tail padding: the
+	 * base is then its bytes up to the next member.
+	 */
+	if (!bits && limit >= loc && loc + size > limit) {
+		size = limit - loc;
+		kind = SDT_FK_OPAQUE, extra[0] = '\0';
+	}
 	sdt_strbuf_add(b, name && c_word(name) ? name : "");
 	sdt_strbuf_add(b, text);
 	sdt_strbuf_addu(b, loc);
@@ -787,8 +798,25 @@ static int put_struct(struct walk *w, Dwarf_Die *s, const char *tag, int depth)
 	sdt_strbuf_add(w->b, tag);
 	sdt_strbuf_addu(w->b, type_size(s));
 	sdt_strbuf_addu(w->b, n);
-	for (unsigned i = 0; i < n; i++)
-		put_member(w, &m[i], depth);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t limit = UINT64_MAX;
+		int ok;
+
+		/* The next member of a struct that is no bit-field and holds
+		 * something (an empty one may share an int's first byte). */
+		for (unsigned k = i + 1;
+		     k < n && dwarf_tag(s) != DW_TAG_union_type; k++) {
+			Dwarf_Die t;
+
+			if (!udata(&m[k], DW_AT_bit_size, &ok) &&
+			    !type_of(&m[k], &t) && !peel(&t, &t) &&
+			    !is_empty(&t, 0)) {
+				limit = member_location(&m[k]);
+				break;
+			}
+		}
+		put_member(w, &m[i], depth, limit);
+	}
 	free(m);
 	return 0;
 }
