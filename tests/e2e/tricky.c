@@ -23,7 +23,8 @@ struct tricky {
 static struct tricky t = { 'Q', -5, BUSY, 77, { 1234 }, "" };
 int main(void)
 {
-	strcpy(t.big, "a long string of more than sixty-four bytes, so only its first 63 are read.");
+	strcpy(t.big, "a long string of more than sixty-four bytes, so only "
+		      "its first 63 are read.");
 	CT_TRICKY(&t);
 	return 0;
 }
