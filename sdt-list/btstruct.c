@@ -393,8 +393,12 @@ struct bt_line {
 	size_t bytes; /* what bpftrace copies for it: kept under its stack */
 };
 
-/* Bytes of BPF stack a printf may take: 512 less bpftrace's own. */
-#define BT_LINE_BYTES 320
+/*
+ * Bytes of BPF stack one printf may take: 512 less what bpftrace keeps
+ * beside it (the reads of the fields, the pointer); 320 was seen to
+ * overrun it with 36 integer fields and two strings.
+ */
+#define BT_LINE_BYTES 256
 /* A string's bytes, as bpftrace's str() reads them by default. */
 #define BT_STR_BYTES 64
 

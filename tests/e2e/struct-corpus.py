@@ -81,9 +81,11 @@ def pahole_structs(obj, names):
         m = PAHOLE_MEMBER.match(line)
         if s.startswith("}"):
             start = stack.pop() if stack else len(out[cur])
-            if not m:
-                # a type pahole prints in place (clang's DWARF), no member
+            if not m or "[" in m.group(2):
+                # a type pahole prints in place (clang's DWARF), no member;
+                # or an array of one, whose elements we do not describe
                 del out[cur][start:]
+            if not m:
                 continue
             out[cur].append((member_name(m.group(2)[1:]) if m.group(2)[1:].strip() else "",
                              int(m.group(3)), int(m.group(6)), None, len(stack)))
