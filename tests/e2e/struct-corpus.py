@@ -117,6 +117,9 @@ def flatten(layout):
 
 def member_name(decl):
     """The member's name in a pahole declaration."""
+    m = re.search(r"\(\*\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)", decl)
+    if m:  # a function pointer, its parameters perhaps holding more
+        return m.group(1)
     decl = re.sub(r"\[[^]]*\]", "", decl)
     decl = re.sub(r":\s*\d+$", "", decl)
     m = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*\)?\s*(\([^)]*\))?\s*$", decl)
@@ -249,6 +252,7 @@ def main():
     size = int(size)
     for k in range(0, len(names), size):
         batch(work, k // size, names[k:k + size], cc, os.path.abspath(header), stats)
+        print("# after batch %d: %s" % (k // size, stats), flush=True)
     print("corpus (%s): %(structs)d structs, %(fields)d fields; no layout "
           "%(missing)d, differ from pahole %(mismatch)d, not in pahole "
           "%(no_pahole)d, build failures %(fail)d; bpftrace compiled "
