@@ -108,6 +108,51 @@ static int c_name(const char *s)
 	return 1;
 }
 
+/*
+ * C's keywords: no field or struct can be named one. (C++'s own, like
+ * `class' or `new', are fine names in C, and the kernel uses them.)
+ */
+static int c_keyword(const char *s)
+{
+	static const char *const kw[] = {
+		"auto",	      "break",	   "case",	     "char",
+		"const",      "continue",  "default",	     "do",
+		"double",     "else",	   "enum",	     "extern",
+		"float",      "for",	   "goto",	     "if",
+		"inline",     "int",	   "long",	     "register",
+		"restrict",   "return",	   "short",	     "signed",
+		"sizeof",     "static",	   "struct",	     "switch",
+		"typedef",    "union",	   "unsigned",	     "void",
+		"volatile",   "while",	   "_Bool",	     "_Alignas",
+		"_Alignof",   "_Atomic",   "_Complex",	     "_Generic",
+		"_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local",
+	};
+
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
+		if (!strcmp(s, kw[i]))
+			return 1;
+	}
+	return 0;
+}
+
+/* A size a scalar of kind K can have. */
+static int scalar_size_ok(char k, uint64_t size)
+{
+	switch (k) {
+	case SDT_FK_INT:
+	case SDT_FK_UINT:
+		return size == 1 || size == 2 || size == 4 || size == 8;
+	case SDT_FK_PTR:
+	case SDT_FK_STRPTR:
+		return size == 4 || size == 8;
+	case SDT_FK_FLOAT:
+		return size == 4 || size == 8 || size == 10 || size == 12 ||
+		       size == 16;
+	default:
+		return 1;
+	}
+}
+
 static int scalar_kind(char k)
 {
 	return k == SDT_FK_INT || k == SDT_FK_UINT || k == SDT_FK_FLOAT ||
@@ -137,8 +182,8 @@ static int field_extra(struct reader *r, struct sdt_field *fl, const char *kind,
 	} else if (fl->kind == SDT_FK_ARRAY) {
 		if (sscanf(extra, "%c:%u:%" SCNu64 "%c", &k, &a, &n, &end) !=
 			    3 ||
-		    !scalar_kind(k) || !a || a > 16 || !n ||
-		    n * a != fl->size) {
+		    !scalar_kind(k) || !scalar_size_ok(k, a) || !n ||
+		    fl->size % a || n != fl->size / a) {
 			r->why = "an array field's element is wrong";
 			return -1;
 		}
@@ -148,12 +193,17 @@ static int field_extra(struct reader *r, struct sdt_field *fl, const char *kind,
 	} else if (*extra) {
 		if ((fl->kind != SDT_FK_INT && fl->kind != SDT_FK_UINT) ||
 		    sscanf(extra, "%u:%u%c", &a, &b, &end) != 2 || !b ||
-		    b > 64 || b > fl->size * 8) {
+		    b > 64 || b > fl->size * 8 || a / 8 < fl->offset ||
+		    a / 8 >= fl->offset + fl->size) {
 			r->why = "a bit-field is described wrongly";
 			return -1;
 		}
 		fl->bit_offset = a;
 		fl->bit_size = b;
+	}
+	if (!scalar_size_ok(fl->kind, fl->size)) {
+		r->why = "a field's size does not fit its kind";
+		return -1;
 	}
 	return 0;
 }
@@ -169,7 +219,7 @@ static int parse_field(struct reader *r, struct sdt_struct *s,
 	    take_num(r, s->size, &fl->size) || !(kind = take(r)) ||
 	    !(extra = take(r)))
 		return -1;
-	if (*fl->name && !c_name(fl->name)) {
+	if (*fl->name && (!c_name(fl->name) || c_keyword(fl->name))) {
 		r->why = "a field's name is not a C identifier";
 		return -1;
 	}
@@ -187,6 +237,46 @@ static int parse_field(struct reader *r, struct sdt_struct *s,
 	return 0;
 }
 
+/* Where field F starts and ends, in bits from the start of its struct. */
+static void field_bits(const struct sdt_field *f, uint64_t *from, uint64_t *to)
+{
+	*from = f->bit_size ? f->bit_offset : f->offset * 8;
+	*to = *from + (f->bit_size ? f->bit_size : f->size * 8);
+}
+
+/*
+ * A struct's fields follow one another in the order of their offsets and
+ * never share a bit (a union's all start at 0); no two share a name.
+ */
+static int check_fields(struct reader *r, const struct sdt_struct *s)
+{
+	int is_union = !strcmp(s->kind, "union");
+	uint64_t end = 0;
+
+	for (unsigned i = 0; i < s->nfields; i++) {
+		const struct sdt_field *f = &s->fields[i];
+		uint64_t from, to;
+
+		field_bits(f, &from, &to);
+		if (is_union ? from != 0 && !f->bit_size
+			     : from < end && to > from) {
+			r->why = is_union
+					 ? "a union's field is not at its start"
+					 : "two fields overlap";
+			return -1;
+		}
+		if (!is_union && to > end)
+			end = to;
+		for (unsigned k = 0; *f->name && k < i; k++) {
+			if (!strcmp(s->fields[k].name, f->name)) {
+				r->why = "two fields have one name";
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 static int parse_struct(struct reader *r, struct sdt_struct *s, unsigned self,
 			unsigned nstructs)
 {
@@ -199,7 +289,7 @@ static int parse_struct(struct reader *r, struct sdt_struct *s, unsigned self,
 		r->why = "a kind other than struct or union";
 		return -1;
 	}
-	if (!c_name(s->tag)) {
+	if (!c_name(s->tag) || c_keyword(s->tag)) {
 		r->why = "a struct's tag is not a C identifier";
 		return -1;
 	}
@@ -212,6 +302,23 @@ static int parse_struct(struct reader *r, struct sdt_struct *s, unsigned self,
 	for (unsigned i = 0; i < s->nfields; i++) {
 		if (parse_field(r, s, &s->fields[i], self, nstructs))
 			return -1;
+	}
+	return check_fields(r, s);
+}
+
+/* A nested field is as big as the struct it holds. */
+static int check_nested(struct reader *r, const struct sdt_layout *l)
+{
+	const struct sdt_struct *s = &l->structs[0];
+
+	for (unsigned i = 0; i < s->nfields; i++) {
+		const struct sdt_field *f = &s->fields[i];
+
+		if (f->kind == SDT_FK_NESTED &&
+		    f->size != l->structs[f->nested].size) {
+			r->why = "a nested struct's size is not its field's";
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -245,6 +352,8 @@ int sdt_layout_parse(const char *desc, size_t size, struct sdt_layout *l,
 		if (parse_struct(&r, &l->structs[i], i, l->nstructs))
 			goto bad;
 	}
+	if (check_nested(&r, l))
+		goto bad;
 	for (; r.p < r.end; r.p++) {
 		if (*r.p) {
 			r.why = "bytes after its last struct";

@@ -29,6 +29,9 @@
 
 #define SDT_LAYOUT_NT 2
 
+/* Room for the name of a struct an argument points at (`struct order'). */
+#define SDT_LAYOUT_NAME_MAX 1024
+
 /* What a field holds, as one letter in the descriptor. */
 enum sdt_field_kind {
 	SDT_FK_INT = 'i',    /* signed integer or enum (also bit-fields) */

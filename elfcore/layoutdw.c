@@ -9,60 +9,276 @@
  * layout still places every field where the compiler did.
  */
 #include <dwarf.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "layoutdw.h"
 
-#define MAX_MEMBERS 4096
-#define MAX_NESTED 64
+#define MAX_MEMBERS 4096 /* the parser's limit (layout.c) */
+#define MAX_NESTED 255	 /* and its 256 structs in all */
 
 struct sdt_dwarf {
 	Dwfl_Callbacks cb;
-	char *debug_path;
+	const char *debug_dir;
 	Dwfl *dwfl;
 	Dwarf *dw;
 	const char *file;
 	int big_endian;
+	char why[320]; /* the first candidate refused, and why */
 };
 
+/* ------------------------------------------------------------------ */
+/* Finding the debug file                                              */
+
+/*
+ * libdwfl's own search (dwfl_standard_find_debuginfo) opens whatever a
+ * debug link names: a FIFO blocks in open(), /dev/zero is CRC'd forever,
+ * and `../other/x.debug' leaves the places we document. Ours opens only
+ * regular files, takes a debug link's name only without a `/', and looks
+ * only where docs/struct-layouts.md says.
+ */
+
+/* PATH opened for reading if it is a regular file, else -1. */
+static int open_regular(const char *path)
+{
+	struct stat st;
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+/* The CRC-32 (as .gnu_debuglink's) of a regular file's bytes. */
+static int file_crc(int fd, uint32_t *out)
+{
+	static uint32_t table[256];
+	unsigned char buf[65536];
+	uint32_t crc = 0xffffffffu;
+	off_t at = 0;
+	ssize_t n;
+
+	if (!table[1]) {
+		for (uint32_t i = 0; i < 256; i++) {
+			uint32_t c = i;
+
+			for (int k = 0; k < 8; k++)
+				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+			table[i] = c;
+		}
+	}
+	while ((n = pread(fd, buf, sizeof(buf), at)) > 0) {
+		for (ssize_t i = 0; i < n; i++)
+			crc = table[(crc ^ buf[i]) & 0xff] ^ (crc >> 8);
+		at += n;
+	}
+	*out = crc ^ 0xffffffffu;
+	return n < 0 ? -1 : 0;
+}
+
+/* Does the ELF file open at FD carry the build ID ID (LEN bytes)? */
+static int same_build_id(int fd, const void *id, int len)
+{
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	const void *got;
+	ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, &got) : -1;
+	int same = n == len && !memcmp(got, id, (size_t)len);
+
+	elf_end(elf);
+	return same;
+}
+
+/* Try the candidate PATH: its descriptor with *FOUND set, or -1. */
+static int try_file(struct sdt_dwarf *d, const char *path, GElf_Word crc,
+		    int check_crc, const void *id, int id_len, char **found)
+{
+	int fd = open_regular(path);
+	uint32_t got;
+
+	if (fd < 0) {
+		if (errno == EINVAL && !d->why[0])
+			snprintf(d->why, sizeof(d->why),
+				 "%s is not a regular file: not read", path);
+		return -1;
+	}
+	if ((check_crc && (file_crc(fd, &got) || got != crc)) ||
+	    (id_len > 0 && !same_build_id(fd, id, id_len)) ||
+	    !(*found = strdup(path))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* DEBUG_DIR/.build-id/xx/yyyy.debug for the module's build ID. */
+static int by_build_id(struct sdt_dwarf *d, const unsigned char *id, int len,
+		       char **found)
+{
+	size_t size = strlen(d->debug_dir) + 2 * (size_t)len + 32;
+	char *path = malloc(size), *p;
+	int fd;
+
+	if (!path || len < 2)
+		return free(path), -1;
+	p = path + sprintf(path, "%s/.build-id/%02x/", d->debug_dir, id[0]);
+	for (int i = 1; i < len; i++)
+		p += sprintf(p, "%02x", id[i]);
+	strcpy(p, ".debug");
+	fd = try_file(d, path, 0, 0, id, len, found);
+	free(path);
+	return fd;
+}
+
+/* The debug link NAME beside FILE, in its .debug/, under DEBUG_DIR. */
+static int by_debuglink(struct sdt_dwarf *d, const char *file, const char *name,
+			GElf_Word crc, char **found)
+{
+	const char *slash = strrchr(file, '/');
+	char *dir =
+		slash ? strndup(file, (size_t)(slash - file + 1)) : strdup("");
+	char *abs = dir ? realpath(*dir ? dir : ".", NULL) : NULL;
+	size_t size = strlen(d->debug_dir) + (abs ? strlen(abs) : 0) +
+		      (dir ? strlen(dir) : 0) + strlen(name) + 16;
+	char *path = malloc(size);
+	int fd = -1;
+
+	if (dir && path) {
+		snprintf(path, size, "%s%s", dir, name);
+		fd = try_file(d, path, crc, 1, NULL, 0, found);
+		if (fd < 0) {
+			snprintf(path, size, "%s.debug/%s", dir, name);
+			fd = try_file(d, path, crc, 1, NULL, 0, found);
+		}
+		if (fd < 0 && abs) {
+			snprintf(path, size, "%s%s%s/%s", d->debug_dir,
+				 *abs == '/' ? "" : "/", abs, name);
+			fd = try_file(d, path, crc, 1, NULL, 0, found);
+		}
+	}
+	free(path);
+	free(abs);
+	free(dir);
+	return fd;
+}
+
+/*
+ * A dwz file (.gnu_debugaltlink, asked for with no CRC): only under
+ * DEBUG_DIR, where Debian's and Fedora's packages put them
+ * (/usr/lib/debug/.dwz/...), read from the debug directory in use.
+ */
+static int by_altlink(struct sdt_dwarf *d, const char *name, char **found)
+{
+	static const char std[] = "/usr/lib/debug/";
+	char *path;
+	int fd;
+
+	if (strncmp(name, std, sizeof(std) - 1) || strstr(name, "/../") ||
+	    strstr(name, "/./"))
+		return -1;
+	path = malloc(strlen(d->debug_dir) + strlen(name) + 2);
+	if (!path)
+		return -1;
+	sprintf(path, "%s/%s", d->debug_dir, name + sizeof(std) - 1);
+	fd = try_file(d, path, 0, 0, NULL, 0, found);
+	free(path);
+	return fd;
+}
+
+static int find_debuginfo(Dwfl_Module *mod, void **userdata,
+			  const char *modname, Dwarf_Addr base,
+			  const char *file, const char *link, GElf_Word crc,
+			  char **found)
+{
+	struct sdt_dwarf *d = *userdata;
+	const unsigned char *id = NULL;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &id, &vaddr);
+	int fd = -1;
+
+	(void)modname, (void)base;
+	if (!d)
+		return -1;
+	/*
+	 * A dwz file's link (.gnu_debugaltlink) comes with no CRC, and names
+	 * a path; a .gnu_debuglink always has a CRC and must name no path.
+	 */
+	if (link && !crc && strchr(link, '/'))
+		fd = by_altlink(d, link, found);
+	else if (len > 0)
+		fd = by_build_id(d, id, len, found);
+	if (fd >= 0)
+		return fd;
+	if (link && strchr(link, '/')) {
+		if (!d->why[0])
+			snprintf(d->why, sizeof(d->why),
+				 "its debug link `%.200s' names another "
+				 "directory: not followed",
+				 link);
+	} else if (link && *link && file) {
+		fd = by_debuglink(d, file, link, crc, found);
+	}
+	return fd;
+}
+
+/* The main file is always given: libdwfl never needs to look for it. */
+static int find_no_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+		       Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base;
+	(void)file_name, (void)elfp;
+	return -1;
+}
+
 int sdt_dwarf_open(const char *path, int fd, const char *debug_dir,
-		   struct sdt_dwarf **out)
+		   struct sdt_dwarf **out, char *why, size_t why_size)
 {
 	struct sdt_dwarf *d = calloc(1, sizeof(*d));
 	Dwfl_Module *m;
 	Dwarf_Addr bias;
 	const char *mainfile = NULL, *debugfile = NULL;
-	int own = -1;
+	void **userdata = NULL;
+	int own;
 
 	*out = NULL;
 	if (!d)
 		return -ENOMEM;
-	/* CRC-checked debug links, beside the file, in .debug/, under DIR. */
-	if (debug_dir &&
-	    (d->debug_path = malloc(strlen(debug_dir) + 16)) != NULL)
-		sprintf(d->debug_path, ":.debug:%s", debug_dir);
-	d->cb.find_elf = dwfl_build_id_find_elf;
-	d->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	d->debug_dir = debug_dir && *debug_dir ? debug_dir : "/usr/lib/debug";
+	d->cb.find_elf = find_no_elf;
+	d->cb.find_debuginfo = find_debuginfo;
 	d->cb.section_address = dwfl_offline_section_address;
-	d->cb.debuginfo_path = &d->debug_path;
 	if (!(d->dwfl = dwfl_begin(&d->cb)))
 		goto none;
 	/* libdwfl keeps (and closes) the descriptor it is given. */
-	if (fd >= 0 && (own = dup(fd)) < 0)
+	own = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : open_regular(path);
+	if (own < 0) {
+		if (errno == EINVAL)
+			snprintf(d->why, sizeof(d->why),
+				 "%s is not a regular file: not read", path);
 		goto none;
+	}
 	m = dwfl_report_offline(d->dwfl, path, path, own);
 	if (!m) {
-		if (own >= 0)
-			close(own);
+		close(own);
 		goto none;
 	}
 	dwfl_report_end(d->dwfl, NULL, NULL);
+	dwfl_module_info(m, &userdata, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (userdata)
+		*userdata = d;
 	if (!(d->dw = dwfl_module_getdwarf(m, &bias)))
 		goto none;
 	dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, &mainfile,
@@ -77,6 +293,8 @@ int sdt_dwarf_open(const char *path, int fd, const char *debug_dir,
 	*out = d;
 	return 0;
 none:
+	if (why && why_size)
+		snprintf(why, why_size, "%s", d ? d->why : "");
 	sdt_dwarf_close(d);
 	return -ENOENT;
 }
@@ -87,7 +305,6 @@ void sdt_dwarf_close(struct sdt_dwarf *d)
 		return;
 	if (d->dwfl)
 		dwfl_end(d->dwfl);
-	free(d->debug_path);
 	free(d);
 }
 
@@ -336,6 +553,20 @@ static unsigned nested_index(struct walk *w, Dwarf_Die *t)
 	return w->nnested;
 }
 
+/*
+ * C++ static members are declarations, not in the struct; a base class
+ * is an anonymous member holding its fields.
+ */
+static int is_data_member(Dwarf_Die *m)
+{
+	int tag = dwarf_tag(m);
+
+	return (tag == DW_TAG_member || tag == DW_TAG_inheritance) &&
+	       !dwarf_hasattr(m, DW_AT_declaration) &&
+	       !dwarf_hasattr(m, DW_AT_external);
+}
+
+/* S's data members into OUT (when not NULL); how many there are. */
 static unsigned members(Dwarf_Die *s, Dwarf_Die *out)
 {
 	Dwarf_Die m;
@@ -344,18 +575,36 @@ static unsigned members(Dwarf_Die *s, Dwarf_Die *out)
 	if (dwarf_child(s, &m))
 		return 0;
 	do {
-		/*
-		 * C++ static members are declarations, not in the struct; a
-		 * base class is an anonymous member holding its fields.
-		 */
-		int tag = dwarf_tag(&m);
-
-		if ((tag == DW_TAG_member || tag == DW_TAG_inheritance) &&
-		    n < MAX_MEMBERS && !dwarf_hasattr(&m, DW_AT_declaration) &&
-		    !dwarf_hasattr(&m, DW_AT_external))
-			out[n++] = m;
+		if (!is_data_member(&m))
+			continue;
+		if (out)
+			out[n] = m;
+		n++;
 	} while (!dwarf_siblingof(&m, &m));
 	return n;
+}
+
+/*
+ * A struct or class with no data member at any depth: C++ gives it one
+ * byte, which [[no_unique_address]] (and an empty base) lets the next
+ * member share. It holds nothing, so it takes no room in the layout.
+ */
+static int is_empty(Dwarf_Die *t, int depth)
+{
+	Dwarf_Die m, mt;
+
+	if (!is_aggregate(dwarf_tag(t)) || depth > 8)
+		return 0;
+	if (dwarf_child(t, &m))
+		return 1;
+	do {
+		if (!is_data_member(&m))
+			continue;
+		if (type_of(&m, &mt) || peel(&mt, &mt) ||
+		    !is_empty(&mt, depth + 1))
+			return 0;
+	} while (!dwarf_siblingof(&m, &m));
+	return 1;
 }
 
 /* A bit-field's first bit from the start of its struct. */
@@ -415,8 +664,11 @@ static int c_word(const char *s)
 	return 1;
 }
 
-/* One member's strings: name, type, offset, size, kind, extra. */
-static void put_member(struct walk *w, Dwarf_Die *m, int depth)
+/*
+ * One member's strings: name, type, offset, size, kind, extra. LIMIT is
+ * where the next member of a struct starts (bytes; UINT64_MAX: none).
+ */
+static void put_member(struct walk *w, Dwarf_Die *m, int depth, uint64_t limit)
 {
 	struct sdt_strbuf *b = w->b;
 	const char *name = dwarf_diename(m);
@@ -442,9 +694,13 @@ static void put_member(struct walk *w, Dwarf_Die *m, int depth)
 			snprintf(extra, sizeof(extra), "%llu:%llu",
 				 (unsigned long long)at,
 				 (unsigned long long)bits);
-		loc = at / 8;
+		/* Its storage unit, as pahole and the compiler count it. */
+		loc = size && size <= 8 ? at / (size * 8) * size : at / 8;
 	} else if ((k = scalar_kind(&p, w->d)) && scalar_size_ok(k, size)) {
 		kind = k;
+	} else if (is_empty(&p, 0)) {
+		size = 0; /* holds nothing: the next member may share its byte
+			   */
 	} else if (is_aggregate(dwarf_tag(&p)) && depth == 0 &&
 		   !dwarf_hasattr(&p, DW_AT_declaration)) {
 		unsigned i = nested_index(w, &p);
@@ -471,6 +727,14 @@ static void put_member(struct walk *w, Dwarf_Die *m, int depth)
 	/* C++'s hidden members (`_vptr.Widget'): bytes with no name. */
 	if (dwarf_hasattr(m, DW_AT_artificial))
 		kind = SDT_FK_OPAQUE, extra[0] = '\0';
+	/*
+	 * C++ puts a derived class's members in a base's tail padding: the
+	 * base is then its bytes up to the next member.
+	 */
+	if (!bits && limit >= loc && loc + size > limit) {
+		size = limit - loc;
+		kind = SDT_FK_OPAQUE, extra[0] = '\0';
+	}
 	sdt_strbuf_add(b, name && c_word(name) ? name : "");
 	sdt_strbuf_add(b, text);
 	sdt_strbuf_addu(b, loc);
@@ -479,30 +743,43 @@ static void put_member(struct walk *w, Dwarf_Die *m, int depth)
 	sdt_strbuf_add(b, extra);
 }
 
-/* Where a member starts, in bits, to order members by. */
-static uint64_t member_bit(Dwarf_Die *m)
+/*
+ * Where a member starts, in bits, to order members by: a bit-field where
+ * its first bit is (DWARF 2-style bit offsets too, which clang writes).
+ */
+static uint64_t member_bit(struct walk *w, Dwarf_Die *m)
 {
 	int ok;
-	uint64_t bit = udata(m, DW_AT_data_bit_offset, &ok);
+	uint64_t bits = udata(m, DW_AT_bit_size, &ok);
 
-	return ok ? bit : member_location(m) * 8;
+	if (ok && bits)
+		return bit_position(w, m, member_location(m), bits);
+	return member_location(m) * 8;
 }
 
 /*
  * Member DIEs of S in the order of their offsets (C++ lists a base class
  * before the vtable pointer that precedes it), for both passes.
  */
-static Dwarf_Die *member_list(Dwarf_Die *s, unsigned *n)
+static Dwarf_Die *member_list(struct walk *w, Dwarf_Die *s, unsigned *n)
 {
-	Dwarf_Die *m = malloc(MAX_MEMBERS * sizeof(*m));
+	unsigned count = members(s, NULL);
+	Dwarf_Die *m;
 
-	*n = m ? members(s, m) : 0;
+	*n = 0;
+	if (count > MAX_MEMBERS) {
+		errno = E2BIG;
+		return NULL;
+	}
+	if (!(m = malloc((count + 1) * sizeof(*m))))
+		return NULL;
+	*n = members(s, m);
 	for (unsigned i = 1; i < *n; i++) {
 		Dwarf_Die key = m[i];
-		uint64_t at = member_bit(&key);
+		uint64_t at = member_bit(w, &key);
 		unsigned j = i;
 
-		for (; j > 0 && member_bit(&m[j - 1]) > at; j--)
+		for (; j > 0 && member_bit(w, &m[j - 1]) > at; j--)
 			m[j] = m[j - 1];
 		m[j] = key;
 	}
@@ -512,17 +789,34 @@ static Dwarf_Die *member_list(Dwarf_Die *s, unsigned *n)
 static int put_struct(struct walk *w, Dwarf_Die *s, const char *tag, int depth)
 {
 	unsigned n;
-	Dwarf_Die *m = member_list(s, &n);
+	Dwarf_Die *m = member_list(w, s, &n);
 
 	if (!m)
-		return -ENOMEM;
+		return errno == E2BIG ? -E2BIG : -ENOMEM;
 	sdt_strbuf_add(w->b,
 		       dwarf_tag(s) == DW_TAG_union_type ? "union" : "struct");
 	sdt_strbuf_add(w->b, tag);
 	sdt_strbuf_addu(w->b, type_size(s));
 	sdt_strbuf_addu(w->b, n);
-	for (unsigned i = 0; i < n; i++)
-		put_member(w, &m[i], depth);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t limit = UINT64_MAX;
+		int ok;
+
+		/* The next member of a struct that is no bit-field and holds
+		 * something (an empty one may share an int's first byte). */
+		for (unsigned k = i + 1;
+		     k < n && dwarf_tag(s) != DW_TAG_union_type; k++) {
+			Dwarf_Die t;
+
+			if (!udata(&m[k], DW_AT_bit_size, &ok) &&
+			    !type_of(&m[k], &t) && !peel(&t, &t) &&
+			    !is_empty(&t, 0)) {
+				limit = member_location(&m[k]);
+				break;
+			}
+		}
+		put_member(w, &m[i], depth, limit);
+	}
 	free(m);
 	return 0;
 }

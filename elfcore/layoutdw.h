@@ -24,10 +24,13 @@ struct sdt_dwarf;
  * The DWARF for the ELF file PATH (when FD >= 0, its bytes are read from
  * FD, and PATH only says where a debug link is looked for), or for its
  * separate debug file under DEBUG_DIR (NULL: /usr/lib/debug). Returns 0,
- * -ENOENT when there is none, -ENOMEM.
+ * -ENOENT when there is none, -ENOMEM. Only regular files are read,
+ * opened without blocking; a debug link is followed only by a name
+ * without `/'. When one was refused, WHY (WHY_SIZE bytes, may be NULL)
+ * says which and why; else it is "".
  */
 int sdt_dwarf_open(const char *path, int fd, const char *debug_dir,
-		   struct sdt_dwarf **out);
+		   struct sdt_dwarf **out, char *why, size_t why_size);
 void sdt_dwarf_close(struct sdt_dwarf *d);
 
 /* The file the DWARF was read from. */

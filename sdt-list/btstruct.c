@@ -23,8 +23,9 @@
 
 /* One struct declared in the printed program. */
 struct bt_decl {
-	char name[160]; /* tag, or tag_2 where another layout has the tag */
-	char *body;	/* `{ ... }': the same body is declared once */
+	char *name; /* `struct tag', or `struct tag_2' where another layout
+		       has the tag */
+	char *body; /* `{ ... }': the same body is declared once */
 };
 
 /* The printed program: one per run of sdt-list. */
@@ -88,6 +89,7 @@ void layout_bt_end(struct out *o)
 	fwrite(bt.body_buf + head, 1, bt.body_len - head, o->f);
 	free(bt.body_buf);
 	for (size_t i = 0; i < bt.ndecls; i++) {
+		free(bt.decls[i]->name);
 		free(bt.decls[i]->body);
 		free(bt.decls[i]);
 	}
@@ -111,26 +113,78 @@ static const char *int_type(int is_signed, uint64_t size)
 	}
 }
 
-/* A member's name in the declaration: anonymous ones get one. */
-static void member_name(const struct sdt_field *f, unsigned i, char *buf,
-			size_t size)
+/*
+ * Names the script cannot use for a field: bpftrace's keywords (seen
+ * refused by 0.17 after `->', and a few later versions added).
+ */
+static int bt_keyword(const char *s)
 {
-	if (f->name[0])
-		snprintf(buf, size, "%s", f->name);
-	else
-		snprintf(buf, size, "__anon%u", i);
+	static const char *const kw[] = {
+		"if",	    "else",  "unroll", "while",	   "for",    "return",
+		"continue", "break", "sizeof", "offsetof", "config", "let",
+		"import",   "macro", "true",   "false",
+	};
+
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
+		if (!strcmp(s, kw[i]))
+			return 1;
+	}
+	return 0;
 }
 
-static void pad(struct sdt_strbuf *b, uint64_t *pos, uint64_t to, int bits,
-		unsigned *npad)
+static int field_named(const struct sdt_struct *s, const char *name)
 {
-	char line[96];
+	for (unsigned i = 0; i < s->nfields; i++) {
+		if (!strcmp(s->fields[i].name, name))
+			return 1;
+	}
+	return 0;
+}
+
+/* A made-up name (`__anon2', `__pad0') no field of S has. */
+static void fresh_name(const struct sdt_struct *s, char *buf, size_t size)
+{
+	size_t n = strlen(buf);
+
+	while (field_named(s, buf) && n + 1 < size) {
+		buf[n++] = '_';
+		buf[n] = '\0';
+	}
+}
+
+/*
+ * Field I's name in the declaration: its own, or for an anonymous member
+ * or one named like a bpftrace keyword, one made up that no field has.
+ * The printed label keeps the field's own name.
+ */
+static void member_name(const struct sdt_struct *s, unsigned i, char *buf,
+			size_t size)
+{
+	const struct sdt_field *f = &s->fields[i];
+
+	if (!f->name[0])
+		snprintf(buf, size, "__anon%u", i);
+	else if (bt_keyword(f->name))
+		snprintf(buf, size, "%s_%u", f->name, i);
+	else {
+		snprintf(buf, size, "%s", f->name);
+		return;
+	}
+	fresh_name(s, buf, size);
+}
+
+static void pad(const struct sdt_struct *s, struct sdt_strbuf *b, uint64_t *pos,
+		uint64_t to, int bits, unsigned *npad)
+{
+	char line[300], name[200];
 
 	if (!bits) {
 		*pos = (*pos + 7) / 8 * 8;
 		if (to > *pos) {
+			snprintf(name, sizeof(name), "__pad%u", (*npad)++);
+			fresh_name(s, name, sizeof(name));
 			snprintf(line, sizeof(line),
-				 "\tunsigned char __pad%u[%llu];\n", (*npad)++,
+				 "\tunsigned char %s[%llu];\n", name,
 				 (unsigned long long)((to - *pos) / 8));
 			sdt_strbuf_add(b, line);
 		}
@@ -205,28 +259,29 @@ static char *struct_body(const struct sdt_struct *s, const char *const *names)
 	for (unsigned i = 0; i < s->nfields; i++) {
 		const struct sdt_field *f = &s->fields[i];
 		uint64_t at = f->bit_size ? f->bit_offset : f->offset * 8;
-		char name[80], line[400];
+		char name[200], line[600];
 
 		if (f->size == 0 && !f->bit_size)
 			continue; /* a flexible array: nothing in the struct */
 		if (!is_union) {
 			if (at < pos)
 				continue; /* overlaps the one before it */
-			pad(&b, &pos, at, f->bit_size != 0, &npad);
+			pad(s, &b, &pos, at, f->bit_size != 0, &npad);
 			pos = at + (f->bit_size ? f->bit_size : f->size * 8);
 		}
-		member_name(f, i, name, sizeof(name));
+		member_name(s, i, name, sizeof(name));
 		member_decl(f, name, names, line, sizeof(line));
 		sdt_strbuf_add(&b, line);
 	}
 	if (is_union) {
-		char line[96];
+		char line[300], name[200] = "__size";
 
-		snprintf(line, sizeof(line), "\tunsigned char __size[%llu];\n",
-			 (unsigned long long)s->size);
+		fresh_name(s, name, sizeof(name));
+		snprintf(line, sizeof(line), "\tunsigned char %s[%llu];\n",
+			 name, (unsigned long long)s->size);
 		sdt_strbuf_add(&b, line);
 	} else {
-		pad(&b, &pos, s->size * 8, 0, &npad);
+		pad(s, &b, &pos, s->size * 8, 0, &npad);
 	}
 	sdt_strbuf_add(&b, "};\n");
 	if (b.oom) {
@@ -250,53 +305,78 @@ static char *struct_body(const struct sdt_struct *s, const char *const *names)
 	return out;
 }
 
+static int name_taken(const char *name)
+{
+	for (size_t i = 0; i < bt.ndecls; i++) {
+		if (!strcmp(bt.decls[i]->name, name))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * `struct order', or where another layout took that name `struct
+ * order_2', `struct order_3'...: the first free one (malloc'd).
+ */
+static char *free_name(const struct sdt_struct *s)
+{
+	size_t size = strlen(s->kind) + strlen(s->tag) + 16;
+	char *name = malloc(size);
+
+	if (!name)
+		return NULL;
+	snprintf(name, size, "%s %s", s->kind, s->tag);
+	for (unsigned n = 2; name_taken(name); n++)
+		snprintf(name, size, "%s %s_%u", s->kind, s->tag, n);
+	return name;
+}
+
+/* Is D struct S's declaration (its name, or one free_name() made)? */
+static int declares(const struct bt_decl *d, const struct sdt_struct *s,
+		    const char *body)
+{
+	size_t k = strlen(s->kind), t = strlen(s->tag);
+	const char *rest = d->name + k + 1 + t;
+
+	if (strcmp(d->body, body) || strncmp(d->name, s->kind, k) ||
+	    d->name[k] != ' ' || strncmp(d->name + k + 1, s->tag, t))
+		return 0;
+	if (!*rest)
+		return 1;
+	if (*rest++ != '_' || !*rest)
+		return 0;
+	return strspn(rest, "0123456789") == strlen(rest);
+}
+
 /* `struct order' (or `struct order_2'): the declared name of S. */
 static const char *declare(const struct sdt_struct *s, const char *const *names)
 {
-	char *body = struct_body(s, names);
-	char name[160], *text;
+	char *body = struct_body(s, names), *name, *text;
 	struct bt_decl **grown, *d;
-	unsigned same_tag = 0;
 
 	if (!body)
 		return NULL;
-	snprintf(name, sizeof(name), "%s %s", s->kind, s->tag);
 	for (size_t i = 0; i < bt.ndecls; i++) {
-		const char *d = bt.decls[i]->name;
-		size_t n = strlen(name);
-
-		if (!strcmp(bt.decls[i]->body, body) && !strncmp(d, name, n) &&
-		    (!d[n] || d[n] == '_')) {
+		if (declares(bt.decls[i], s, body)) {
 			free(body);
-			return d;
+			return bt.decls[i]->name;
 		}
 	}
-	do {
-		if (same_tag++)
-			snprintf(name, sizeof(name), "%s %s_%u", s->kind,
-				 s->tag, same_tag);
-		else
-			snprintf(name, sizeof(name), "%s %s", s->kind, s->tag);
-		for (size_t i = 0; i < bt.ndecls; i++) {
-			if (!strcmp(bt.decls[i]->name, name)) {
-				name[0] = '\0';
-				break;
-			}
-		}
-	} while (!name[0]);
+	name = free_name(s);
 	grown = realloc(bt.decls, (bt.ndecls + 1) * sizeof(*grown));
 	if (grown)
 		bt.decls = grown;
-	text = malloc(strlen(name) + strlen(body) + 1);
+	text = name ? malloc(strlen(name) + strlen(body) + 1) : NULL;
 	d = malloc(sizeof(*d));
 	if (!grown || !text || !d) {
 		free(d);
 		free(text);
+		free(name);
 		free(body);
 		return NULL;
 	}
 	bt.decls[bt.ndecls++] = d;
-	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->name = name;
 	d->body = body;
 	sprintf(text, "%s%s", name, body);
 	sdt_strbuf_add(&bt.text, text);
@@ -313,8 +393,14 @@ struct bt_line {
 	size_t bytes; /* what bpftrace copies for it: kept under its stack */
 };
 
-/* Bytes of BPF stack a printf may take: 512 less bpftrace's own. */
-#define BT_LINE_BYTES 320
+/*
+ * Bytes of BPF stack one printf may take: 512 less what bpftrace keeps
+ * beside it (the reads of the fields, the pointer); 320 was seen to
+ * overrun it with 36 integer fields and two strings.
+ */
+#define BT_LINE_BYTES 256
+/* A string's bytes, as bpftrace's str() reads them by default. */
+#define BT_STR_BYTES 64
 
 static void line_flush(FILE *out, struct bt_line *ln, const char *lead)
 {
@@ -449,36 +535,69 @@ static int safe_name(const char *s)
 	return 1;
 }
 
-static void bt_fields(FILE *out, struct bt_line *ln, const char *lead,
-		      const struct sdt_layout *l, const struct sdt_struct *s,
-		      const char *argname, const char *prefix,
-		      const char *access)
+/* Where the fields of one argument are printed from. */
+struct bt_arg {
+	FILE *out;
+	struct bt_line *ln;
+	const char *lead;    /* `PROVIDER:PROBE ARG:' */
+	const char *argname; /* in comments */
+	unsigned index;	     /* argN */
+	const struct sdt_layout *l;
+};
+
+/*
+ * A char array longer than a printf can copy is read from its address
+ * (argN + its offset), its first BT_STR_BYTES bytes at most.
+ */
+static void print_long_chars(const struct bt_arg *a, const struct sdt_field *f,
+			     const char *path, uint64_t at)
+{
+	char fmt[300], arg[64];
+
+	fprintf(a->out,
+		"\t// %s->%s: char [%llu], only its first %d bytes are "
+		"printed\n",
+		a->argname, path, (unsigned long long)f->size,
+		BT_STR_BYTES - 1);
+	snprintf(fmt, sizeof(fmt), " %s=%%s", path);
+	snprintf(arg, sizeof(arg), "str(arg%u + %llu, %d)", a->index,
+		 (unsigned long long)at, BT_STR_BYTES);
+	line_add(a->out, a->ln, a->lead, fmt, arg, 2 * BT_STR_BYTES);
+}
+
+static void bt_fields(const struct bt_arg *a, const struct sdt_struct *s,
+		      const char *prefix, const char *access, uint64_t base)
 {
 	for (unsigned i = 0; i < s->nfields; i++) {
 		const struct sdt_field *f = &s->fields[i];
-		char name[80], path[256], acc[512];
+		char name[200], path[256], acc[512];
+		const char *shown;
 
-		member_name(f, i, name, sizeof(name));
+		member_name(s, i, name, sizeof(name));
 		if (f->name[0])
 			snprintf(path, sizeof(path), "%s%s", prefix, f->name);
 		else
 			snprintf(path, sizeof(path), "%s", prefix);
-		path[sizeof(path) - 1] = '\0';
 		snprintf(acc, sizeof(acc), "%s%s", access, name);
 		if (f->kind == SDT_FK_NESTED) {
 			char sub[260];
 
 			snprintf(sub, sizeof(sub), "%s%s", path,
 				 f->name[0] ? "." : "");
-			strcat(acc, ".");
-			bt_fields(out, ln, lead, l, &l->structs[f->nested],
-				  argname, sub, acc);
+			snprintf(acc, sizeof(acc), "%s%s.", access, name);
+			bt_fields(a, &a->l->structs[f->nested], sub, acc,
+				  base + f->offset);
 			continue;
 		}
 		if (f->size == 0 && !f->bit_size)
 			continue;
-		comment_unprinted(out, f, argname, path[0] ? path : name);
-		print_field(out, ln, lead, f, path[0] ? path : name, acc);
+		shown = path[0] ? path : name;
+		if (f->kind == SDT_FK_CHARS && f->size > BT_STR_BYTES) {
+			print_long_chars(a, f, shown, base + f->offset);
+			continue;
+		}
+		comment_unprinted(a->out, f, a->argname, shown);
+		print_field(a->out, a->ln, a->lead, f, shown, acc);
 	}
 }
 
@@ -524,7 +643,8 @@ void layout_bt_probe(FILE *out, const struct object *obj,
 		snprintf(lead, sizeof(lead), "%s:%s %s:", p->note.provider,
 			 p->note.name, argname);
 		snprintf(acc, sizeof(acc), "%s->", var);
-		bt_fields(out, &ln, lead, l, &l->structs[0], argname, "", acc);
+		bt_fields(&(struct bt_arg){ out, &ln, lead, argname, i, l },
+			  &l->structs[0], "", acc, 0);
 		line_flush(out, &ln, lead);
 	}
 }

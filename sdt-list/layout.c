@@ -28,20 +28,23 @@
 #ifdef HAVE_LIBDW
 #define HINT                                                                   \
 	"rebuild with -g, install the binary's -dbgsym (or -debuginfo) "       \
-	"package, or link the dtrace-gen -G object of objects built with -g"
+	"package, or give dtrace-gen -G the objects built with -g (it warns "  \
+	"when it writes no layout)"
 #else
 /* This build reads no DWARF: only a layout note can help. */
 #define HINT                                                                   \
-	"this sdt-list reads no DWARF (built without libdw): link the "        \
-	"dtrace-gen -G object of objects built with -g"
+	"this sdt-list was built without libdw and reads no DWARF, only "      \
+	"layout notes: rebuild sdtkit with libdw-dev installed, and give "     \
+	"its dtrace-gen -G the objects built with -g"
 #endif
 
 struct layout_entry {
-	char name[128];
+	char name[SDT_LAYOUT_NAME_MAX];
 	int found;
 	int no_dwarf; /* neither the file nor a debug file has DWARF */
 	struct sdt_layout l;
 	char source[300];
+	char hint[1000]; /* why none was found, with HINT, when there is why */
 };
 
 struct layout_cache {
@@ -50,6 +53,7 @@ struct layout_cache {
 #ifdef HAVE_LIBDW
 	int dwarf_tried;
 	struct sdt_dwarf *dw;
+	char why[320]; /* a debug file refused, and why */
 #endif
 };
 
@@ -80,6 +84,14 @@ static void warn_bad(const struct object *obj, const char *name,
 		from, why);
 }
 
+/* Why no layout was found, then what to do. */
+static void set_hint(struct layout_entry *e, const char *what, const char *why)
+{
+	if (!e->hint[0])
+		snprintf(e->hint, sizeof(e->hint), "%s %s; %s", what, why,
+			 HINT);
+}
+
 static void from_note(const struct object *obj, struct layout_entry *e)
 {
 	const char *desc, *why;
@@ -89,6 +101,7 @@ static void from_note(const struct object *obj, struct layout_entry *e)
 		return;
 	if (sdt_layout_parse(desc, size, &e->l, &why)) {
 		warn_bad(obj, e->name, SDT_TYPES_SECTION, why);
+		set_hint(e, "its layout note is refused:", why);
 		return;
 	}
 	e->found = 1;
@@ -108,16 +121,20 @@ static void from_dwarf(const struct object *obj, struct layout_cache *c,
 
 		c->dwarf_tried = 1;
 		sdt_dwarf_open(path, obj->pobj ? obj->pobj->fd : -1,
-			       getenv("SDT_LIST_DEBUG_DIR"), &c->dw);
+			       getenv("SDT_LIST_DEBUG_DIR"), &c->dw, c->why,
+			       sizeof(c->why));
 	}
 	e->no_dwarf = !c->dw;
+	if (!c->dw && c->why[0])
+		set_hint(e, "no DWARF:", c->why);
 	if (!c->dw || sdt_dwarf_layout(c->dw, e->name, &b)) {
 		sdt_strbuf_free(&b);
 		return;
 	}
-	if (sdt_layout_parse(b.p, b.len, &e->l, &why))
+	if (sdt_layout_parse(b.p, b.len, &e->l, &why)) {
 		warn_bad(obj, e->name, "its DWARF", why);
-	else
+		set_hint(e, "its DWARF's layout is refused:", why);
+	} else
 		e->found = 1;
 	snprintf(e->source, sizeof(e->source), "DWARF in %s",
 		 sdt_dwarf_file(c->dw));
@@ -181,7 +198,7 @@ const struct sdt_layout *arg_layout(const struct object *obj,
 				    const struct sig_arg *a,
 				    const char **source, const char **missing)
 {
-	char name[128];
+	char name[SDT_LAYOUT_NAME_MAX];
 	struct layout_entry *e;
 
 	*missing = NULL;
@@ -202,7 +219,7 @@ const struct sdt_layout *arg_layout(const struct object *obj,
 	if (strncmp(name, "struct ", 7) && strncmp(name, "union ", 6) &&
 	    (plain_typedef(name) || !e->no_dwarf))
 		return NULL;
-	*missing = HINT;
+	*missing = e->hint[0] ? e->hint : HINT;
 	return NULL;
 }
 
@@ -249,27 +266,29 @@ static void put_member(FILE *out, const char *type, const char *name)
 	free(head);
 }
 
+/*
+ * Offsets and bits count from the start of the struct the field is
+ * declared in, as in --json and the note: a nested struct's fields are
+ * indented under it, from its own start.
+ */
 static void text_fields(FILE *out, const struct sdt_layout *l,
-			const struct sdt_struct *s, uint64_t base, int depth)
+			const struct sdt_struct *s, int depth)
 {
 	for (unsigned i = 0; i < s->nfields; i++) {
 		const struct sdt_field *f = &s->fields[i];
 
 		fprintf(out, "%*s+%-4llu %4llu  ", 6 + 2 * depth, "",
-			(unsigned long long)(base + f->offset),
+			(unsigned long long)f->offset,
 			(unsigned long long)f->size);
 		put_member(out, f->type, f->name[0] ? f->name : "(anonymous)");
 		if (f->bit_size)
-			fprintf(out, " : %u (bits %llu-%llu)", f->bit_size,
-				(unsigned long long)(base * 8 + f->bit_offset),
-				(unsigned long long)(base * 8 + f->bit_offset +
-						     f->bit_size - 1));
+			fprintf(out, " : %u (bits %u-%u)", f->bit_size,
+				f->bit_offset, f->bit_offset + f->bit_size - 1);
 		if (f->kind == SDT_FK_OPAQUE || f->kind == SDT_FK_FLOAT)
 			fputs(" (not printed)", out);
 		fputc('\n', out);
 		if (f->kind == SDT_FK_NESTED)
-			text_fields(out, l, &l->structs[f->nested],
-				    base + f->offset, depth + 1);
+			text_fields(out, l, &l->structs[f->nested], depth + 1);
 	}
 }
 
@@ -299,7 +318,7 @@ void layout_verbose(FILE *out, const struct object *obj,
 			(unsigned long long)l->structs[0].size);
 		put_text(out, source);
 		fputc('\n', out);
-		text_fields(out, l, &l->structs[0], 0, 0);
+		text_fields(out, l, &l->structs[0], 0);
 	}
 }
 

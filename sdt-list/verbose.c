@@ -14,14 +14,24 @@
 
 #include "sdt-list.h"
 
-static void text_args(FILE *out, const struct sdt_elf *f, const char *spec)
+/* Each argument: its type and name as the listing shows them, in words. */
+static void text_args(FILE *out, const struct object *obj,
+		      const struct sdt_probe *p)
 {
+	const char *spec = p->note.args;
 	size_t pos = 0, start, len;
+	struct signature sig;
 	struct arg_desc d;
 
-	for (int n = 0; sdt_arg_split(spec, &pos, &start, &len); n++) {
-		describe_arg(&f->target, spec + start, len, &d);
-		fprintf(out, "      arg%d: ", n);
+	probe_signature(&obj->types, p, &sig);
+	for (unsigned n = 0; sdt_arg_split(spec, &pos, &start, &len); n++) {
+		describe_arg(&obj->f->target, spec + start, len, &d);
+		fprintf(out, "      arg%u", n);
+		if (sig.rec && n < sig.nargs) {
+			fputc(' ', out);
+			put_sig_arg(out, &sig.args[n]);
+		}
+		fputs(": ", out);
 		put_text(out, d.words);
 		fputc('\n', out);
 	}
@@ -111,7 +121,7 @@ static int text_site(FILE *out, struct out *o, struct object *obj,
 		fputs(" (as above)\n", out);
 	} else {
 		fputc('\n', out);
-		text_args(out, obj->f, p->note.args);
+		text_args(out, obj, p);
 	}
 	if (o->o->check && !s.in_code) {
 		fprintf(out, "    NOT IN CODE: %s\n", stale_why);

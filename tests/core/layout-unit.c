@@ -23,11 +23,11 @@
  * the NULs (good() turns them back).
  */
 static const char good_text[] = "struct order|2|"
-				"struct|order|40|4|"
+				"struct|order|44|4|"
 				"id|long|0|8|i||"
 				"name|char [16]|8|16|c||"
 				"it|struct item|24|8|t|1|"
-				"c|int [3]|28|12|a|i:4:3|"
+				"c|int [3]|32|12|a|i:4:3|"
 				"struct|item|8|2|"
 				"sku|int|0|4|i||"
 				"f|unsigned int|4|4|u|32:3|";
@@ -56,7 +56,7 @@ static void test_good(void)
 		return;
 	check_str(__FILE__, __LINE__, "name", l.name, "struct order");
 	CHECK(l.nstructs == 2);
-	CHECK(l.structs[0].size == 40 && l.structs[0].nfields == 4);
+	CHECK(l.structs[0].size == 44 && l.structs[0].nfields == 4);
 	check_str(__FILE__, __LINE__, "field", l.structs[0].fields[1].name,
 		  "name");
 	CHECK(l.structs[0].fields[1].kind == SDT_FK_CHARS);
@@ -99,8 +99,16 @@ static void test_refused(void)
 	refused("t|1|", "t|2|");			/* no struct 2 */
 	refused("t|1|", "t|0|");			/* itself */
 	refused("|i||", "|x||");			/* no such kind */
-	refused("28|12|", "32|12|");			/* past the end */
-	refused("|40|", "|040|");			/* not plain decimal */
+	refused("32|12|", "36|12|");			/* past the end */
+	refused("|44|", "|044|");			/* not plain decimal */
+	refused("32|12|", "28|12|");			/* overlaps `it' */
+	refused("i:4:3", "i:4:4611686018427387907");	/* 4 * count wraps */
+	refused("t|1|", "o|1|");			/* extra for bytes */
+	refused("|24|8|t", "|24|4|t");			/* struct item in 4 */
+	refused("id|long|0|8", "id|long|0|3");		/* a 3-byte long */
+	refused("name|char", "id|char");		/* two named id */
+	refused("name|char", "int|char");		/* a keyword */
+	refused("struct|item", "struct|if");		/* a keyword tag */
 	refused("i:4:3", "i:4:4");			/* 16 bytes in 12 */
 	refused("32:3", "62:3");			/* bits past the end */
 	refused("struct|item", "stru|item");		/* no struct or union */

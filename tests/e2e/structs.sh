@@ -54,14 +54,14 @@ layout_of() { # FILE [env...]: the -v lines of so:order's layout
 want_fields="      +0       8  long int id
       +8      16  char customer[16]
       +24     12  struct item first
-        +24      4  int sku
-        +28      2  short int qty
-        +30      3  unsigned char tag[3]
+        +0       4  int sku
+        +4       2  short int qty
+        +6       3  unsigned char tag[3]
       +36     12  int codes[3]
       +48      8  const char *note
       +56      4  unsigned int flags : 3 (bits 448-450)
       +56      4  unsigned int level : 5 (bits 451-455)
-      +57      4  int delta : 7 (bits 456-462)
+      +56      4  int delta : 7 (bits 456-462)
       +64      8  double price (not printed)
       +72      1  unsigned char tail
       +80      8  void *next"
@@ -78,7 +78,7 @@ $want_fields" "$(layout_of linked)"
 expect_eq "-v of a stripped binary with its debug file by build ID" \
 	"$head DWARF in $T/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug
 $want_fields" "$(SDT_LIST_DEBUG_DIR=$T/debug layout_of bare)"
-hint="rebuild with -g, install the binary's -dbgsym (or -debuginfo) package, or link the dtrace-gen -G object of objects built with -g"
+hint="rebuild with -g, install the binary's -dbgsym (or -debuginfo) package, or give dtrace-gen -G the objects built with -g (it warns when it writes no layout)"
 expect_eq "-v without any layout" "  arg0 struct order *o: no layout found: $hint" \
 	"$(SDT_LIST_DEBUG_DIR=$T/nowhere layout_of bare)"
 
@@ -207,7 +207,7 @@ if command -v "$CXX" >/dev/null 2>&1; then
 	expect_eq "-v of a C++ class" "  arg0 Widget *w: struct Widget, 40 bytes, from its .note.sdtkit layout note
       +0       8  int (*)() *(anonymous) (not printed)
       +8       4  struct Base (anonymous)
-        +8       4  int base_id
+        +0       4  int base_id
       +12     12  char label[12]
       +24      8  long int weight
       +32      8  const char *owner" "$("$SDT_LIST" -v widget | sed -n '/^  arg0 /,$p')"

@@ -1,0 +1,3 @@
+provider cx {
+	probe holder(Holder *h);
+};

@@ -1,0 +1,3 @@
+provider ct {
+	probe tricky(struct tricky *t);
+};
