@@ -137,7 +137,8 @@ function(sdtkit_add_provider target)
     _sdtkit_provider_one(${target} "${_d}" "${_dir}/${_h}" "${_dir}/${_o}"
       "${_link_dir}" "${_sdt_PREPROCESS}")
     if(_sdt_CHECK)
-      _sdtkit_provider_check(${target} "${_d}" "${_name}")
+      _sdtkit_provider_check(${target} "${_d}" "${_name}"
+        "${_sdt_PREPROCESS}")
     endif()
   endforeach()
   set_property(TARGET ${target} PROPERTY _SDTKIT_HEADERS "${_seen}")
@@ -149,7 +150,7 @@ endfunction()
 
 # CHECK: sdt-list --against FILE over the target (an archive is not read:
 # a static library is checked through its objects) and its objects.
-function(_sdtkit_provider_check target file name)
+function(_sdtkit_provider_check target file name preprocess)
   if(NOT TARGET sdtkit::sdt-list)
     message(FATAL_ERROR
       "sdtkit_add_provider(${target} CHECK): sdt-list is not installed "
@@ -160,8 +161,13 @@ function(_sdtkit_provider_check target file name)
   if(_type STREQUAL "STATIC_LIBRARY")
     set(_built "")
   endif()
-  add_test(NAME "sdtkit-probes-${target}-${name}"
-    COMMAND sdtkit::sdt-list --against "${file}" ${_built}
+  get_target_property(_sl sdtkit::sdt-list IMPORTED_LOCATION)
+  _sdtkit_cpp_command("${_sl}" "${file}" preprocess)
+  # Test names are not quoted in CTestTestfile.cmake before CMake 3.19
+  # (policy CMP0110): only identifier characters reach it.
+  string(MAKE_C_IDENTIFIER "sdtkit-probes-${target}-${name}" _test)
+  add_test(NAME "${_test}"
+    COMMAND ${_run} --against ${_cpp} "${file}" ${_built}
             "$<TARGET_OBJECTS:${target}>"
     COMMAND_EXPAND_LISTS)
 endfunction()
@@ -172,12 +178,13 @@ function(_sdtkit_shell_quote out s)
   set(${out} "'${s}'" PARENT_SCOPE)
 endfunction()
 
-# One provider file: its header now, its object at link time.
-function(_sdtkit_provider_one target file header object link_dir preprocess)
-  get_target_property(_dg sdtkit::dtrace-gen IMPORTED_LOCATION)
-  set(_run "${_dg}")
+# How to run TOOL (a path) over FILE: `_run' is the command (TOOL, or
+# TOOL under `cmake -E env CPP=...' to preprocess), `_cpp' the options
+# that read FILE through the C preprocessor, both for the caller's scope.
+macro(_sdtkit_cpp_command tool file preprocess)
+  set(_run "${tool}")
   set(_cpp "")
-  if(preprocess)
+  if(${preprocess})
     get_filename_component(_d_dir "${file}" DIRECTORY)
     set(_cpp -C -I "${_d_dir}")
     set(_cc "")
@@ -190,9 +197,15 @@ function(_sdtkit_provider_one target file header object link_dir preprocess)
     endif()
     if(_cc)
       _sdtkit_shell_quote(_cc "${_cc}")
-      set(_run "${CMAKE_COMMAND}" -E env "CPP=${_cc} ${_cc_arg1} -E" "${_dg}")
+      set(_run "${CMAKE_COMMAND}" -E env "CPP=${_cc} ${_cc_arg1} -E" "${tool}")
     endif()
   endif()
+endmacro()
+
+# One provider file: its header now, its object at link time.
+function(_sdtkit_provider_one target file header object link_dir preprocess)
+  get_target_property(_dg sdtkit::dtrace-gen IMPORTED_LOCATION)
+  _sdtkit_cpp_command("${_dg}" "${file}" preprocess)
   get_filename_component(_name "${file}" NAME)
 
   # The header: written to a side file, copied only when it changed, so

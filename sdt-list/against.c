@@ -238,15 +238,72 @@ static void check_model(struct against_run *r, const struct dg_model *m)
 
 static void against_usage(FILE *out)
 {
-	fputs("usage: sdt-list --against PROVIDER.d FILE...\n"
+	fputs("usage: sdt-list --against [-C [-I DIR] [-D NAME[=VALUE]] "
+	      "[-U NAME]...]\n"
+	      "                PROVIDER.d FILE...\n"
 	      "Check that the FILEs (programs, shared objects, and optionally\n"
 	      "the .o files linked into them) carry every probe PROVIDER.d\n"
 	      "declares, with its argument count and, where recorded, types.\n"
 	      "A missing probe is named with why: dropped by the linker (an\n"
 	      "object given has it) or compiled out. Exit: 0 all there, 1 "
 	      "some\n"
-	      "missing or different, 2 an input could not be read.\n",
+	      "missing or different, 2 an input could not be read.\n"
+	      "-C runs the .d file through the C preprocessor ($CPP, else\n"
+	      "cpp) with the -I, -D and -U given, as dtrace-gen -C does.\n",
 	      out);
+}
+
+/* The preprocessor's options before PROVIDER.d: -C, -I/-D/-U (joined or
+ * not, in order). */
+struct dfile_opts {
+	int cpp;
+	const char **flags;
+	size_t nflags;
+	char **owned; /* joined copies of separate -I DIR and the like */
+	size_t nowned;
+};
+
+static void dfile_opts_free(struct dfile_opts *d)
+{
+	for (size_t i = 0; i < d->nowned; i++)
+		free(d->owned[i]);
+	free(d->owned);
+	free(d->flags);
+}
+
+/* Options from ARGV[*I] on; *I ends at the first word that is not one. */
+static int dfile_opts_parse(struct dfile_opts *d, int argc, char **argv, int *i)
+{
+	d->flags = calloc((size_t)argc, sizeof(*d->flags));
+	d->owned = calloc((size_t)argc, sizeof(*d->owned));
+	if (!d->flags || !d->owned)
+		return -ENOMEM;
+	for (; *i < argc; (*i)++) {
+		const char *a = argv[*i];
+		char *joined;
+
+		if (!strcmp(a, "-C")) {
+			d->cpp = 1;
+			continue;
+		}
+		if (a[0] != '-' || !strchr("IDU", a[1]) || !a[1])
+			return 0;
+		if (a[2]) {
+			d->flags[d->nflags++] = a;
+			continue;
+		}
+		if (*i + 1 >= argc)
+			return -EINVAL;
+		joined = malloc(strlen(argv[*i + 1]) + 3);
+		if (!joined)
+			return -ENOMEM;
+		snprintf(joined, strlen(argv[*i + 1]) + 3, "%s%s", a,
+			 argv[*i + 1]);
+		d->owned[d->nowned++] = joined;
+		d->flags[d->nflags++] = joined;
+		(*i)++;
+	}
+	return 0;
 }
 
 /* The .d file through dtrace-gen's parser; a file that declares nothing
@@ -265,21 +322,38 @@ static int unexpected(const char *a)
 	return EXIT_INPUT;
 }
 
-static int parse_dfile(const char *path, struct dg_model *m)
+static int parse_dfile(const char *path, const struct dfile_opts *d,
+		       struct dg_model *m)
 {
 	struct dg_diag diag = { .out = stderr, .prog = "sdt-list" };
+	struct dg_buf out = { 0 };
+	const char *cpp = getenv("CPP");
 	char err[256];
 	size_t len;
-	char *text = read_text_input(path, D_FILE_MAX, &len, err, sizeof(err));
+	char *text;
 	int r;
 
+	/* Read first either way: a FIFO or device is refused before cpp
+	 * could block on it. */
+	text = read_text_input(path, D_FILE_MAX, &len, err, sizeof(err));
+	if (text && d->cpp) {
+		free(text);
+		if (dg_preprocess(cpp && *cpp ? cpp : "cpp", d->flags,
+				  d->nflags, path, &out, &diag) < 0) {
+			dg_buf_free(&out);
+			return -EINVAL;
+		}
+		len = out.len;
+		text = out.data ? out.data : calloc(1, 1);
+		snprintf(err, sizeof(err), "out of memory");
+	}
 	if (!text) {
 		fputs("sdt-list: ", stderr);
 		put_text(stderr, path);
 		fprintf(stderr, ": %s\n", err);
 		return -EINVAL;
 	}
-	r = dg_parse(m, path, text, len, 0, &diag);
+	r = dg_parse(m, path, text, len, d->cpp, &diag);
 	free(text);
 	if (r == 0 && !m->nprobes) {
 		fputs("sdt-list: ", stderr);
@@ -339,6 +413,7 @@ int against_main(int argc, char **argv)
 {
 	struct against_run r = { 0 };
 	struct dg_model m = { 0 };
+	struct dfile_opts d = { 0 };
 	int i = 1, status;
 
 	for (; i < argc; i++) {
@@ -352,16 +427,23 @@ int against_main(int argc, char **argv)
 			break;
 		return unexpected(argv[i]);
 	}
-	if (i + 2 >= argc) {
+	i++;
+	if ((status = dfile_opts_parse(&d, argc, argv, &i)) < 0 ||
+	    i + 1 >= argc) {
+		fputs(status == -ENOMEM ? "sdt-list: out of memory\n" : "",
+		      stderr);
 		against_usage(stderr);
+		dfile_opts_free(&d);
 		return EXIT_INPUT;
 	}
-	r.dfile = argv[i + 1];
-	if (parse_dfile(r.dfile, &m) < 0) {
+	r.dfile = argv[i];
+	status = parse_dfile(r.dfile, &d, &m);
+	dfile_opts_free(&d);
+	if (status < 0) {
 		dg_model_free(&m);
 		return EXIT_INPUT;
 	}
-	status = open_files(&r, argc, argv, i + 2);
+	status = open_files(&r, argc, argv, i + 1);
 	if (!status)
 		check_model(&r, &m);
 	if (!status && (r.missing || r.mismatched))

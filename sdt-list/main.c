@@ -189,7 +189,7 @@ static void usage(FILE *out)
 	      "                 probes events\n"
 	      "  -h, --help     this text\n"
 	      "  -V, --version  the version of sdtkit this is\n"
-	      "  --diff OLD NEW, --against PROVIDER.d FILE...,\n"
+	      "  --diff OLD NEW, --against [-C] PROVIDER.d FILE...,\n"
 	      "  --script PROG.bt FILE|-p PID: probes as a contract;\n"
 	      "                 see sdt-list(1) or each mode's --help\n"
 	      "A DIR is walked for objects with probes (links not followed).\n"

@@ -30,8 +30,8 @@ build() {
 	# The library's keeps its name-derived header.
 	mv "$P/src/greet_probes.d" "$P/src/greet 'probes' \$HOME ü.d"
 	sed -i "s/\"greet_probes.h\"/\"greet 'probes' \$HOME ü.h\"/" "$P/src/greet.c"
-	sed -i -e "s/greet_probes.d)/[=[greet 'probes' \$HOME ü.d]=])/" \
-		-e 's/(cmake-sample app.d)/(cmake-sample [=[app $(touch PWNED) #1.d]=] PREPROCESS HEADER app.h)/' \
+	sed -i -e "s/greet_probes.d CHECK)/[=[greet 'probes' \$HOME ü.d]=] CHECK)/" \
+		-e 's/(cmake-sample app.d CHECK)/(cmake-sample [=[app $(touch PWNED) #1.d]=] PREPROCESS HEADER app.h CHECK)/' \
 		"$P/src/CMakeLists.txt"
 	grep -q 'PREPROCESS HEADER app.h' "$P/src/CMakeLists.txt" || fail "edit CMakeLists.txt"
 	# The compiler through a path with a space and a quote; it notes
@@ -58,6 +58,12 @@ build() {
 	readelf -sW "$B/cmake-sample" | grep -q app_extra_semaphore ||
 		fail "$2 in $P: no semaphore for the preprocessed probe"
 	expect_semaphores "$B/libgreet.so" greet:hello
+	# CHECK's tests: the library's provider is whole; the program's
+	# preprocessed one declares app:extra, which main.c never fires.
+	(cd "$B" && ctest --output-on-failure) >"$T/ctest.log" 2>&1 &&
+		{ cat "$T/ctest.log"; fail "$2 in $P: ctest passed without app:extra"; }
+	grep -q 'MISSING app:extra' "$T/ctest.log" && grep -q '1 tests failed out of 2' "$T/ctest.log" ||
+		{ cat "$T/ctest.log"; fail "$2 in $P: CHECK did not find app:extra missing (only)"; }
 	note "$2 in $1: built, preprocessed with the given compiler, semaphores in place"
 }
 

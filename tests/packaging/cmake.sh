@@ -32,7 +32,7 @@ build() {
 	# CHECK: `make test' runs sdt-list --against over each provider file.
 	(cd "$1" && ctest --output-on-failure) >"$1.test" 2>&1 ||
 		{ cat "$1.test"; fail "$2: the sample's probe checks failed"; }
-	grep -q 'sdtkit-probes-cmake-sample-app' "$1.test" ||
+	grep -q 'sdtkit_probes_cmake_sample_app' "$1.test" ||
 		{ cat "$1.test"; fail "$2: CHECK added no test for app.d"; }
 	"$1/cmake-sample" 1 >"$1.run" 2>&1 || { cat "$1.run"; fail "$2: the sample failed"; }
 	expect_header_used "$1" "$STAGE_SDT_H" "$2"

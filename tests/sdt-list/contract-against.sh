@@ -79,6 +79,16 @@ $CC -o prog-all main-all.o audit.o probes-all.o || fail "link prog-all"
 	fail "--against on the complete build failed: $(cat out3.txt)"
 expect_eq "--against (complete)" "shop.d: 5 probes declared: 5 present as declared, 0 missing, 0 different" "$(cat out3.txt)"
 
+# A provider file a build preprocesses (dtrace -C): the same options give
+# the same verdict, and the #ifdef is evaluated, not read through.
+{ echo '#define CODE_ARG int code'; sed 's/probe audit(int code);/probe audit(CODE_ARG);\n#ifdef WITH_NEXT\n\tprobe next__only();\n#endif/' shop.d; } >shop-cpp.d
+"$SDT_LIST" --against -C shop-cpp.d prog-all >out7.txt 2>&1 ||
+	fail "--against -C on the complete build failed: $(cat out7.txt)"
+expect_eq "--against -C" "shop-cpp.d: 5 probes declared: 5 present as declared, 0 missing, 0 different" "$(cat out7.txt)"
+"$SDT_LIST" --against -C -D WITH_NEXT shop-cpp.d prog-all >out7.txt 2>&1
+[ $? = 1 ] && grep -q '^MISSING shop:next__only' out7.txt ||
+	fail "--against -C -D WITH_NEXT: next__only not missing: $(cat out7.txt)"
+
 # The next release's .d declares a third argument for order__start.
 "$SDT_LIST" --against shop-next.d prog-all >out4.txt 2>&1
 [ $? = 1 ] || fail "--against shop-next.d did not exit 1: $(cat out4.txt)"
