@@ -37,11 +37,13 @@
 #define WALK_THREADS 8
 
 /* The inodes met so far: open addressing over (device, inode). */
+struct seen_key {
+	dev_t dev;
+	ino_t ino;
+};
+
 struct seen {
-	struct seen_key {
-		dev_t dev;
-		ino_t ino;
-	} * keys;
+	struct seen_key *keys;
 	size_t mask, n;
 };
 
