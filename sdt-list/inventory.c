@@ -260,15 +260,6 @@ static void script_record(struct out *o, struct inv_record *rec)
 /* ------------------------------------------------------------------ */
 /* JSON                                                                */
 
-static void json_hex(FILE *out, const char *key, uint64_t v, int valid)
-{
-	fprintf(out, ",\"%s\":", key);
-	if (valid)
-		fprintf(out, "\"0x%" PRIx64 "\"", v);
-	else
-		fputs("null", out);
-}
-
 static const char *object_type(const struct sdt_elf *f)
 {
 	if (f->type == ET_REL)
@@ -311,7 +302,7 @@ static void json_sites(FILE *out, const struct object *obj,
 		site_facts(obj, &obj->f->probes[obj->sites[g->first + i]], &s);
 		fputs(i ? ",{" : "{", out);
 		fprintf(out, "\"address\":\"0x%" PRIx64 "\"", s.addr);
-		json_hex(out, "file_offset", s.off, s.has_off);
+		put_json_hex(out, "file_offset", s.off, s.has_off);
 		fprintf(out, ",\"in_code\":%s}", s.in_code ? "true" : "false");
 	}
 	fputc(']', out);
@@ -351,8 +342,9 @@ static void json_probe(FILE *out, const struct out *o, struct object *obj,
 	fputs(",\"name\":", out);
 	put_json_str(out, p->note.name);
 	json_arguments(out, &gs.sig);
-	json_hex(out, "semaphore", p->note.semaphore, p->note.semaphore != 0);
-	json_hex(out, "semaphore_offset", s.sema_off, s.has_sema_off);
+	put_json_hex(out, "semaphore", p->note.semaphore,
+		     p->note.semaphore != 0);
+	put_json_hex(out, "semaphore_offset", s.sema_off, s.has_sema_off);
 	json_sites(out, obj, g);
 	if (o->o->check)
 		json_check(out, obj, g);

@@ -13,7 +13,7 @@
 
 #include "sdt-list.h"
 
-static void put_json_hex(FILE *out, const char *key, uint64_t v, int valid)
+void put_json_hex(FILE *out, const char *key, uint64_t v, int valid)
 {
 	fprintf(out, ",\"%s\":", key);
 	if (valid)

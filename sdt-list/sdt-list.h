@@ -54,6 +54,9 @@ void put_text(FILE *out, const char *s);
 /* S as a JSON string, quotes included: always valid UTF-8. */
 void put_json_str(FILE *out, const char *s);
 
+/* ,"KEY":"0xV" (null when not VALID), as a JSON member after another. */
+void put_json_hex(FILE *out, const char *key, uint64_t v, int valid);
+
 /*
  * S is a C identifier, in ASCII whatever the locale: safe in a tracer's
  * program as written (names from the file that are not become argN).

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "elfobj.h"
 #include "libstapsdt.h"
 
@@ -29,17 +30,7 @@
 
 static SDTProbe_t *probes[N];
 static char names[N][NAME_LEN + 1];
-static int failures;
 static char args0[64]; /* the first probe's spec: all are alike */
-
-#define CHECK(cond)                                                            \
-	do {                                                                   \
-		if (!(cond)) {                                                 \
-			fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__,          \
-				__LINE__, #cond);                              \
-			failures++;                                            \
-		}                                                              \
-	} while (0)
 
 struct seen {
 	int notes[N];  /* notes found per probe */
@@ -63,8 +54,7 @@ static void check_object(const char *path, uintptr_t base, struct seen *s)
 	char err[256];
 
 	if (sdt_elf_open(&f, path, err, sizeof(err)) < 0) {
-		fprintf(stderr, "FAIL: %s: %s\n", path, err);
-		failures++;
+		CHECKF(0, "%s: %s", path, err);
 		return;
 	}
 	CHECK(f.warning[0] == '\0' && !f.types_damaged);
@@ -85,11 +75,9 @@ static void check_object(const char *path, uintptr_t base, struct seen *s)
 		      (uintptr_t)probes[i]->_fire);
 		CHECK(base + p->note.semaphore ==
 		      (uintptr_t)probeSemaphore(probes[i]));
-		if (strcmp(p->note.args, args0) != 0) {
-			fprintf(stderr, "FAIL: %s has args '%s', not '%s'\n",
-				p->note.name, p->note.args, args0);
-			failures++;
-		}
+		CHECKF(strcmp(p->note.args, args0) == 0,
+		       "%s has args '%s', not '%s'", p->note.name, p->note.args,
+		       args0);
 	}
 	sdt_elf_close(&f);
 }
@@ -160,11 +148,7 @@ int main(int argc, char **argv)
 	}
 	s = survey();
 	for (int i = 0; i < N; i++)
-		if (s.notes[i] != 1) {
-			fprintf(stderr, "FAIL: %s in %d notes\n", names[i],
-				s.notes[i]);
-			failures++;
-		}
+		CHECKF(s.notes[i] == 1, "%s in %d notes", names[i], s.notes[i]);
 	/* The load's object, then 64 and 128 probes (and 8 in a third). */
 	CHECK(s.objects == 4 && s.others == 1);
 	CHECK(s.types == typed);
@@ -181,6 +165,6 @@ int main(int argc, char **argv)
 	printf("extend-room (%s): %d probes with %d-character names, %zu "
 	       "typed, in 3 objects with room: %s\n",
 	       argc > 1 ? argv[1] : "memfd", N, NAME_LEN, typed,
-	       failures ? "FAILED" : "all read back");
-	return failures != 0;
+	       check_failures ? "FAILED" : "all read back");
+	return check_failures != 0;
 }

@@ -26,7 +26,8 @@ tests_libstapsdt_extend_cycles_CPPFLAGS = $(AM_CPPFLAGS) \
 tests_libstapsdt_extend_cycles_LDADD = libstapsdt/libstapsdt.la
 tests_libstapsdt_extend_room_SOURCES = tests/libstapsdt/extend-room.c
 tests_libstapsdt_extend_room_CPPFLAGS = $(AM_CPPFLAGS) \
-	-I$(top_srcdir)/libstapsdt -I$(top_srcdir)/elfcore
+	-I$(top_srcdir)/libstapsdt -I$(top_srcdir)/elfcore \
+	-I$(top_srcdir)/tests/tools
 tests_libstapsdt_extend_room_LDADD = libstapsdt/libstapsdt.la \
 	elfcore/libsdtcore.la $(LIBELF_LIBS)
 # Writes a provider's object for any target (aarch64 from an x86 host):
