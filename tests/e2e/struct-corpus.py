@@ -182,9 +182,12 @@ def batch(work, idx, names, cc, header, stats):
                 '#include "c.h"\n' % header)
         for i, n in enumerate(names):
             f.write("void f%d(struct %s *p) { CORPUS_S%d(p); }\n" % (i, n, i))
+    # -std=gnu11, the kernel's own: bpftool's dump typedefs bool, a
+    # keyword in C23 (gcc 15 and later default to it).
     steps = [
         [DG, "-h", "-s", "c.d", "-o", "c.h"],
-        cc.split() + ["-g", "-O1", "-fPIC", "-w", "-I" + SDT_INCLUDE, "-I.",
+        cc.split() + ["-std=gnu11", "-g", "-O1", "-fPIC", "-w",
+                      "-I" + SDT_INCLUDE, "-I.",
                       "-c", "c.c", "-o", "c.o"],
         [DG, "-G", "-s", "c.d", "-o", "p.o", "c.o"],
         cc.split() + ["-shared", "-o", "libc.so", "c.o", "p.o"],
