@@ -33,3 +33,23 @@ env -u LD_LIBRARY_PATH -u PKG_CONFIG_PATH -u PKG_CONFIG_SYSROOT_DIR \
 	-u PKG_CONFIG_LIBDIR -u CPATH -u C_INCLUDE_PATH -u LIBRARY_PATH \
 	python3 "$top/tests/docs/examples.py" --section "Using it" --all-marked \
 	"$T" README.md
+rc=$?
+[ $rc = 0 ] || [ $rc = 77 ] || exit 1
+
+# The inventory's schema is where README and sdt-list(1) say, and an
+# inventory of the programs just built validates against it the way
+# sdt-list(1) shows.
+schema=$(pkg-config --variable=prefix sdtkit)/share/doc/sdtkit/inventory.schema.json
+[ -f "$schema" ] || fail "no $schema, where sdt-list(1) says the schema is installed"
+grep -qF "$schema" README.md ||
+	note "README names the schema's place under /usr/local; this install is elsewhere"
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	sdt-list --json "$T/examples" >"$T/inventory.json" || fail "sdt-list --json"
+	python3 -c 'import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))' \
+		"$T/inventory.json" "$schema" || fail "the inventory does not validate against $schema"
+	note "an inventory of the replay's programs validates against $schema"
+else
+	note "python3-jsonschema is not installed: the inventory is not validated"
+fi
+exit $rc
