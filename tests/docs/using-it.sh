@@ -22,7 +22,7 @@ top_srcdir=$top top_builddir=$top
 need_cmd python3
 for c in pkg-config dtrace-gen sdt-list; do
 	command -v "$c" >/dev/null 2>&1 ||
-		fail "$c is not on PATH: install sdtkit first (make install && ldconfig)"
+		fail "$c is not on PATH ($PATH): install sdtkit first (make install && ldconfig) and have its bindir on PATH"
 done
 pkg-config --exists sdtkit libstapsdt ||
 	fail "pkg-config finds no sdtkit.pc or libstapsdt.pc: install sdtkit first (make install && ldconfig)"
