@@ -51,6 +51,17 @@
 # counts or types, and names each such probe and why. The project must
 # call enable_testing() (or include(CTest)) for tests to run.
 #
+# Debug information: dtrace -G reads the layout of each struct a probe
+# argument points at from the DWARF of the target's objects. Where the
+# flags of a language and configuration hold no -g at all (CMake's default
+# empty build type, Release, MinSizeRel), the target's C and C++ sources
+# are compiled with -g: it adds debug sections and changes no code, so the
+# probes get their layouts in every build type. A project that wants no
+# debug information says so with any -g option of its own (-g0 in
+# CMAKE_C_FLAGS, or target_compile_options(app PRIVATE -g0)); that one is
+# kept, and dtrace -G then warns for each struct argument without a
+# layout.
+#
 # Needs CMake 3.15 (for $<TARGET_OBJECTS> of a non-OBJECT target).
 # Limits: call it in the directory that created the target (custom commands
 # belong to one directory); only executables and libraries have a link step
@@ -146,6 +157,48 @@ function(sdtkit_add_provider target)
 
   target_include_directories(${target} PRIVATE "${_dir}")
   target_link_libraries(${target} PRIVATE sdtkit::sdt)
+  _sdtkit_debug_info(${target})
+endfunction()
+
+# -g for the target's C and C++ objects in each configuration whose flags
+# have no -g option (see Debug information above), as set when this runs.
+function(_sdtkit_debug_info target)
+  set(_g "(^|[ ;])-g")
+  get_target_property(_own ${target} COMPILE_OPTIONS)
+  get_directory_property(_dir_own COMPILE_OPTIONS)
+  if("${_own};${_dir_own}" MATCHES "${_g}")
+    return()
+  endif()
+  get_property(_multi GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  if(_multi)
+    set(_configs ${CMAKE_CONFIGURATION_TYPES})
+  else()
+    # One configuration, whose name may be empty (a list of none).
+    set(_configs "=${CMAKE_BUILD_TYPE}")
+  endif()
+  set(_add "")
+  foreach(_lang C CXX)
+    foreach(_config IN LISTS _configs)
+      string(REGEX REPLACE "^=" "" _config "${_config}")
+      string(TOUPPER "${_config}" _up)
+      set(_flags "${CMAKE_${_lang}_FLAGS}")
+      if(_up)
+        string(APPEND _flags " ${CMAKE_${_lang}_FLAGS_${_up}}")
+      endif()
+      if(_flags MATCHES "${_g}")
+        continue()
+      endif()
+      if(_multi)
+        list(APPEND _add
+          "$<$<AND:$<COMPILE_LANGUAGE:${_lang}>,$<CONFIG:${_config}>>:-g>")
+      else()
+        list(APPEND _add "$<$<COMPILE_LANGUAGE:${_lang}>:-g>")
+      endif()
+    endforeach()
+  endforeach()
+  if(_add)
+    target_compile_options(${target} PRIVATE ${_add})
+  endif()
 endfunction()
 
 # CHECK: sdt-list --against FILE over the target (an archive is not read:

@@ -8,4 +8,7 @@ DOCS_TESTS = \
 	tests/docs/man-links.sh \
 	tests/docs/examples.sh
 TESTS += $(DOCS_TESTS)
-EXTRA_DIST += $(DOCS_TESTS)
+# examples.py runs the documents' examples (examples.sh, over a staged
+# install); using-it.sh replays README's "Using it" over a real one, so
+# it runs after `make install', not in make check (.ci/run runs it).
+EXTRA_DIST += $(DOCS_TESTS) tests/docs/examples.py tests/docs/using-it.sh

@@ -3,6 +3,7 @@
 PACKAGING_TESTS = \
 	tests/packaging/cmake.sh \
 	tests/packaging/cmake-names.sh \
+	tests/packaging/cmake-debug.sh \
 	tests/packaging/prefix.sh \
 	tests/packaging/meson.sh \
 	tests/packaging/autotools.sh \

@@ -30,6 +30,17 @@ meson test -C "$B" >"$T/test.log" 2>&1 ||
 	{ cat "$T/test.log" "$B/meson-logs/testlog.txt"; fail "meson test (sdt-list --against) on the sample"; }
 note "meson test: sdt-list --against probes.d passes"
 
+# A release build (no -g of meson's own): the objects dtrace -G reads
+# still have -g, which struct layouts need (override_options debug=true).
+PKG_CONFIG_PATH=$STAGE_PC PKG_CONFIG_LIBDIR=$STAGE_PC \
+	PKG_CONFIG_SYSROOT_DIR=$STAGE CC="$CC" \
+	meson setup --buildtype=release "$T/rel" "$top_srcdir/samples/meson" \
+	>"$T/rel.log" 2>&1 && ninja -C "$T/rel" -j 2 -v >>"$T/rel.log" 2>&1 ||
+	{ cat "$T/rel.log"; fail "meson --buildtype=release on the sample"; }
+grep -e ' -O3 .*-g .*-c [^ ]*main\.c' "$T/rel.log" >/dev/null ||
+	{ cat "$T/rel.log"; fail "release build: main.c compiled without -g"; }
+note "meson --buildtype=release: the objects -G reads have -g"
+
 need_bpftrace
 TRACE_KINDS=job
 trace_live "usdt:$B/sdt-worker:worker:job { printf(\"fired job %d %s\\n\", arg0, str(arg1)); }" \
