@@ -30,6 +30,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 
 MARKER = re.compile(r"^<!-- example: (\S+) -->$")
 HEADING = re.compile(r"^(#+) (.*)$")
@@ -116,21 +117,24 @@ def bpftrace_loads():
 
 def run_block(text, cwd):
     """Run TEXT with sh -e in a session of its own, then stop whatever it
-    left running; (exit status, stdout, stderr)."""
-    p = subprocess.Popen(["sh", "-e", "-c", text], cwd=cwd, text=True,
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         start_new_session=True)
-    try:
-        out, err = p.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
-        out, err = p.communicate()
-        err += "\n(stopped after 120 s)"
-    try:
-        os.killpg(p.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    return p.returncode, out, err
+    left running; (exit status, stdout, stderr). The outputs go through
+    files: a program left in the background keeps a pipe open."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        p = subprocess.Popen(["sh", "-e", "-c", text], cwd=cwd, text=True,
+                             stdout=out, stderr=err, start_new_session=True)
+        late = ""
+        try:
+            p.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            late = "\n(stopped after 120 s)"
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.wait()
+        out.seek(0)
+        err.seek(0)
+        return p.returncode, out.read(), err.read() + late
 
 
 def main(argv):
