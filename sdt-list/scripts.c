@@ -121,6 +121,8 @@ static size_t wanted_groups(const struct out *o, const struct object *obj)
  * root, which also turns /proc/PID/root, fd and map_files paths into the
  * names their links hold. Each way must reach the same file, by device
  * and inode; perf is given the resolved path, which holds no link.
+ * bpftrace 0.17 -p looks a path up among the process's mapped names,
+ * where a map_files path is none.
  */
 int attach_path(struct out *o, const struct object *obj, enum opener opener,
 		char *buf, size_t len, const char **why)
@@ -136,6 +138,11 @@ int attach_path(struct out *o, const struct object *obj, enum opener opener,
 	snprintf(root, sizeof(root), "/proc/%d/root", pid);
 	if (obj->no_attach) {
 		*why = obj->no_attach;
+	} else if (opener == OPENER_BPFTRACE && o->o->npids == 1 &&
+		   strstr(buf, "/map_files/")) {
+		*why = "bpftrace -p finds no probe by a /proc/PID/map_files "
+		       "path (0.17: \"couldn't get argument 0\"); run the "
+		       "program written with -p given twice, or with -a";
 	} else if (opener == OPENER_BPFTRACE && o->o->npids == 1 &&
 		   obj->proc->other_mnt && strncmp(buf, root, strlen(root))) {
 		snprintf(buf, len, "%s%s", root, obj->attach);
