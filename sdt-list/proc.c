@@ -40,8 +40,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "sdt-list.h"
@@ -131,6 +133,22 @@ static int same_file(const struct proc_object *o, const struct stat *st,
 }
 
 /*
+ * The file open on FD, which map_files gave for O with ST, is the one
+ * maps showed: by device too, unless it is overlayfs's (the lax case
+ * above). The range may have been mapped anew since maps was read.
+ */
+static int mapped_file(const struct proc_object *o, int fd,
+		       const struct stat *st)
+{
+	struct statfs fs;
+
+	if (same_file(o, st, 0))
+		return 1;
+	return same_file(o, st, 1) && fstatfs(fd, &fs) == 0 &&
+	       fs.f_type == OVERLAYFS_SUPER_MAGIC;
+}
+
+/*
  * Open PATH when it is the file O maps: 0 with O->fd set; -EXDEV when it
  * is another file (another mount namespace, a file put in its place);
  * -ENODEV when the mapping is not of a regular file (a device: nothing to
@@ -153,7 +171,7 @@ static int open_checked(struct proc_object *o, const char *path, int lax_dev)
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    !same_file(o, &st, lax_dev)) {
+	    !(lax_dev ? mapped_file(o, fd, &st) : same_file(o, &st, 0))) {
 		close(fd);
 		return -EXDEV;
 	}
@@ -203,13 +221,33 @@ int path_is_file(const char *path, dev_t dev, ino_t ino)
 }
 
 /*
+ * The link's text TARGET is what maps shows as RAW: the name, its
+ * newlines written `\012' as maps writes them.
+ */
+static int same_name(const char *target, const char *raw)
+{
+	for (; *target; target++) {
+		if (*target == '\n') {
+			if (strncmp(raw, "\\012", 4))
+				return 0;
+			raw += 4;
+		} else if (*raw++ != *target) {
+			return 0;
+		}
+	}
+	return !*raw;
+}
+
+/*
  * The process's fd open on O (a memfd, a deleted file): its number, or
  * -1. Tracers attach through /proc/PID/fd/N where the path is no file.
- * Only dev:inode tell: the link's text is the process's to choose.
+ * The link's text picks the candidates (a stat of every descriptor could
+ * wait on a remote file system), dev:inode the one: the text is the
+ * process's to choose.
  */
 static int fd_of(int pid, const struct proc_object *o)
 {
-	char dir[64], link[320];
+	char dir[64], link[320], target[4096 + 16];
 	struct dirent *e;
 	struct stat st;
 	int fd = -1;
@@ -220,11 +258,17 @@ static int fd_of(int pid, const struct proc_object *o)
 	if (!d)
 		return -1;
 	while (fd < 0 && (e = readdir(d))) {
+		ssize_t n;
+
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(link, sizeof(link), "%s/%s", dir, e->d_name);
-		if (stat(link, &st) == 0 && S_ISREG(st.st_mode) &&
-		    same_file(o, &st, 0))
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = 0;
+		if (same_name(target, o->path) && stat(link, &st) == 0 &&
+		    S_ISREG(st.st_mode) && same_file(o, &st, 0))
 			fd = atoi(e->d_name);
 	}
 	closedir(d);
