@@ -93,9 +93,12 @@ static struct proc_object *object_for(struct proc *p, const char *path,
 	if (!o)
 		return NULL;
 	p->objs = o;
-	o = &p->objs[p->nobjs++];
+	o = &p->objs[p->nobjs];
 	memset(o, 0, sizeof(*o));
-	snprintf(o->path, sizeof(o->path), "%s", path);
+	o->path = strdup(path);
+	if (!o->path)
+		return NULL;
+	p->nobjs++;
 	o->dev_major = dev_major;
 	o->dev_minor = dev_minor;
 	o->ino = ino;
@@ -310,6 +313,8 @@ static int open_by_name(const struct proc *p, struct proc_object *o,
 	char name[4096], path[4096 + 64];
 	int r = -ENOENT, first = 0;
 
+	if (strlen(o->path) >= sizeof(name))
+		return -ENAMETOOLONG;
 	if (n > MAX_NEWLINES)
 		n = 0; /* the name as written, no guessing */
 	for (unsigned which = 0; which < 1u << n; which++) {
@@ -383,6 +388,8 @@ static int try_attach(struct proc_object *o, const char *path)
 static void choose_attach(const struct proc *p, struct proc_object *o)
 {
 	size_t n = newlines(o->path);
+	const char *why = "its name, in our mount namespace and through "
+			  "/proc/PID/root, leads to another file or to none";
 	char name[4096], path[4096 + 64];
 	struct stat st;
 	int fd;
@@ -394,6 +401,8 @@ static void choose_attach(const struct proc *p, struct proc_object *o)
 	}
 	o->st_dev = st.st_dev;
 	o->st_ino = st.st_ino;
+	if (strlen(o->path) >= sizeof(name))
+		n = MAX_NEWLINES + 1; /* no path that long to try */
 	for (unsigned which = 0; n <= MAX_NEWLINES && which < 1u << n;
 	     which++) {
 		decode_name(o->path, which, name, sizeof(name));
@@ -410,26 +419,31 @@ static void choose_attach(const struct proc *p, struct proc_object *o)
 	}
 	fd = fd_of(p->pid, o);
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", p->pid, fd);
-	if (fd >= 0 && try_attach(o, path))
+	if (fd >= 0 && try_attach(o, path)) {
+		/* Its link's text is maps's name with its escapes undone. */
+		ssize_t len = readlink(path, name, sizeof(name) - 1);
+
+		if (len > 0) {
+			name[len] = 0;
+			if (same_name(name, o->path))
+				memcpy(o->path, name, (size_t)len + 1);
+		}
 		return;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
 		 p->pid, o->maps[0].start, o->maps[0].end);
 	if (try_attach(o, path))
 		return;
-	if (n > MAX_NEWLINES)
-		snprintf(o->no_attach, sizeof(o->no_attach),
-			 "no path reaches the mapped file from here: its name "
-			 "holds %zu `\\012' (a newline, or those characters: "
-			 "too many to try), and the process holds no "
-			 "descriptor for it",
-			 n);
-	else
-		snprintf(o->no_attach, sizeof(o->no_attach),
-			 "no path reaches the mapped file from here: its name "
-			 "in /proc/%d/maps, in our mount namespace or "
-			 "through /proc/%d/root, leads to another file or "
-			 "none, and the process holds no descriptor for it",
-			 p->pid, p->pid);
+	if (strlen(o->path) >= sizeof(name))
+		why = "its name is longer than a path may be";
+	else if (n > MAX_NEWLINES)
+		why = "its name holds too many `\\012' to try each reading "
+		      "(a newline, or those four characters)";
+	snprintf(o->no_attach, sizeof(o->no_attach),
+		 "no path reaches the mapped file from here: %s, the process "
+		 "holds no descriptor for it, and /proc/%d/map_files cannot "
+		 "be followed (root only)",
+		 why, p->pid);
 }
 
 static int read_maps(struct proc *p, FILE *f)
@@ -543,6 +557,7 @@ void proc_close(struct proc *p)
 		if (p->objs[i].fd >= 0)
 			close(p->objs[i].fd);
 		free(p->objs[i].maps);
+		free(p->objs[i].path);
 	}
 	free(p->objs);
 	if (p->mem_fd >= 0)

@@ -134,8 +134,8 @@ unsigned bpftrace_max_args(const struct sdt_target *t);
 /* --- proc.c --- */
 
 struct proc_object {
-	char path[4096]; /* maps's name, its escapes undone once a file
-			    of that name is the mapped one */
+	char *path; /* maps's name, whole, its escapes undone once a file
+		       of that name is the mapped one */
 	/*
 	 * The path tracers open, checked to reach the mapped file from our
 	 * mount namespace: the path itself, /proc/PID/root/PATH, the

@@ -7,6 +7,7 @@
 #    namespace still has app there; then one where it has another file);
 #  - a file named with a newline (maps writes `\012') beside a link named
 #    with the four characters `\012' to the decoy, and the other way round;
+#  - a deleted file beside a link named as maps shows it, "NAME (deleted)";
 #  - a process in a chroot.
 # Where a command is printed, perf and bpftrace run it and the events come
 # from the process itself; where none is, the reason is on stderr.
@@ -266,7 +267,31 @@ for real in "app${nl}x" 'app\012y'; do
 	kill "$pid"
 done
 
-# 4. A chroot: maps gives the path from our root, where it is the file.
+# 4. A deleted file, whose name in maps ends in " (deleted)", and a link
+# of that very name to the decoy: the process's map_files, never the link.
+cp "$T/app" "$T/victim"
+want=$(id "$T/victim")
+"$T/victim" >"$T/v.out" 2>&1 &
+PIDS="$PIDS $!"
+wait_file "$T/v.out" '^ready'
+pid=$(sed -n 's/^ready \([0-9]*\)$/\1/p' "$T/v.out")
+rm "$T/victim"
+ln -s "$T/decoy" "$T/victim (deleted)"
+for args in "-p $pid --json" "-a --json pidattach:*" "-a --bpftrace pidattach:*"; do
+	what="a deleted file beside a link named as maps shows it: $args"
+	# shellcheck disable=SC2086
+	run "$what" $args
+	paths_reach "$want"
+	grep -q "/proc/$pid/map_files/" "$T/out" || fail "$what: not through map_files: $(cat "$T/out")"
+done
+what="a deleted file: -a --bpftrace, run"
+bpftrace_hits "$pid"
+what="a deleted file: -p --perf (perf would follow the link)"
+run "$what" -p "$pid" --perf
+left_out
+kill "$pid"
+
+# 5. A chroot: maps gives the path from our root, where it is the file.
 mkdir "$T/jail"
 if $CC -static -O2 -I"$top_srcdir/include" -o "$T/jail/app" "$T/app.c" 2>/dev/null; then
 	chroot "$T/jail" /app >"$T/jail.out" 2>&1 &
