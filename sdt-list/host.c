@@ -135,35 +135,6 @@ static const char *seen_path(const struct host_proc *hp, const char *path)
 	return path;
 }
 
-static int same_inode(const char *path, const struct stat *want)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && st.st_dev == want->st_dev &&
-	       st.st_ino == want->st_ino;
-}
-
-/*
- * A path to PO's file from our mount namespace, for tracers: maps's own
- * path when it is the file here, else through /proc/PID/root, else the
- * descriptor proc.c found (memfds, deleted files).
- */
-static void host_path(const struct host_proc *hp, const struct proc_object *po,
-		      char *buf, size_t len)
-{
-	struct stat st;
-
-	if (po->attach_path[0] || fstat(po->fd, &st) < 0) {
-		snprintf(buf, len, "%s", po->attach_path);
-		return;
-	}
-	if (!hp->mnt[0] && same_inode(po->path, &st)) {
-		snprintf(buf, len, "%s", po->path);
-		return;
-	}
-	snprintf(buf, len, "/proc/%d/root%s", hp->pid, po->path);
-}
-
 static size_t key_hash(unsigned major, unsigned minor, uint64_t ino)
 {
 	uint64_t h =
@@ -264,6 +235,45 @@ static void host_error(struct host *h, int pid, const char *path,
 }
 
 /*
+ * F is PO's file: when no path reaches it from here, F says why (and so
+ * does a line on stderr). 0, or -ENOMEM.
+ */
+static int no_attach(const struct host_proc *hp, const struct proc_object *po,
+		     struct inv_file *f)
+{
+	if (!po->no_attach[0])
+		return 0;
+	fprintf(stderr, "sdt-list: pid %d: ", hp->pid);
+	put_text(stderr, po->path);
+	fputs(": ", stderr);
+	put_text(stderr, po->no_attach);
+	fputs(": no path given to tracers\n", stderr);
+	f->no_attach = strdup(po->no_attach);
+	return f->no_attach ? 0 : -ENOMEM;
+}
+
+/*
+ * Another process maps K's file by a path that reaches it where the first
+ * one's did not: tracers get that one.
+ */
+static int better_path(struct host *h, const struct proc_object *po,
+		       const struct host_key *k)
+{
+	struct inv_file *f = &h->recs[k->rec]->files[k->file];
+	char *path;
+
+	if (!f->no_attach || po->no_attach[0] || po->fd < 0)
+		return 0;
+	if (!(path = strdup(po->attach_path)))
+		return -ENOMEM;
+	free(f->path);
+	free(f->no_attach);
+	f->path = path;
+	f->no_attach = NULL;
+	return 0;
+}
+
+/*
  * A new record for PO, or a new file of one with its build-id; an object
  * that cannot be read is said once and not tried again. NULL: no memory.
  */
@@ -271,13 +281,13 @@ static struct host_key *read_object(struct host *h, const struct host_proc *hp,
 				    const struct proc_object *po)
 {
 	struct inv_record *rec = calloc(1, sizeof(*rec)), **grown;
-	char path[4096 + 64], err[256];
+	const char *path = po->no_attach[0] ? po->path : po->attach_path;
+	char err[256];
 	long same;
 	int fd, r;
 
 	if (!rec)
 		return NULL;
-	host_path(hp, po, path, sizeof(path));
 	fd = fcntl(po->fd, F_DUPFD_CLOEXEC, 0);
 	if (fd < 0) {
 		snprintf(err, sizeof(err),
@@ -304,7 +314,9 @@ static struct host_key *read_object(struct host *h, const struct host_proc *hp,
 		r = inv_add_file(into, f->dev, f->ino, f->path);
 		inv_record_free(rec);
 		free(rec);
-		return r < 0 ? NULL : add_key(h, po, same, into->nfiles - 1);
+		if (r < 0 || no_attach(hp, po, &into->files[into->nfiles - 1]))
+			return NULL;
+		return add_key(h, po, same, into->nfiles - 1);
 	}
 	grown = realloc(h->recs, (h->nrecs + 1) * sizeof(*grown));
 	if (!grown) {
@@ -314,6 +326,8 @@ static struct host_key *read_object(struct host *h, const struct host_proc *hp,
 	}
 	h->recs = grown;
 	h->recs[h->nrecs++] = rec;
+	if (no_attach(hp, po, &rec->files[0]))
+		return NULL;
 	return add_key(h, po, (long)h->nrecs - 1, 0);
 }
 
@@ -390,6 +404,8 @@ static int scan_object(struct host *h, const struct host_proc *hp,
 	}
 	if (k->rec < 0)
 		return 0;
+	if (better_path(h, po, k) < 0)
+		return -ENOMEM;
 	return add_proc(h, hp, p, po, k);
 }
 

@@ -101,8 +101,10 @@ void inv_record_free(struct inv_record *rec)
 	sdt_elf_close(&rec->f);
 	if (rec->fd >= 0)
 		close(rec->fd);
-	for (size_t i = 0; i < rec->nfiles; i++)
+	for (size_t i = 0; i < rec->nfiles; i++) {
 		free(rec->files[i].path);
+		free(rec->files[i].no_attach);
+	}
 	for (size_t i = 0; i < rec->nprocs; i++)
 		proc_free(&rec->procs[i]);
 	free(rec->files);
@@ -122,6 +124,7 @@ int inv_add_file(struct inv_record *rec, dev_t dev, ino_t ino, const char *path)
 	n = &rec->files[rec->nfiles];
 	n->dev = dev;
 	n->ino = ino;
+	n->no_attach = NULL;
 	n->path = strdup(path);
 	if (!n->path)
 		return -ENOMEM;
@@ -237,9 +240,16 @@ static void script_record(struct out *o, struct inv_record *rec)
 	for (size_t i = 0; i < rec->nfiles; i++) {
 		const char *lead = o->o->format == FMT_PERF ? "#" : "//";
 
+		const struct inv_file *f = &rec->files[i];
+
 		snprintf(rec->obj.attach, sizeof(rec->obj.attach), "%s",
-			 rec->files[i].path);
-		rec->obj.name = rec->files[i].path;
+			 f->no_attach ? "" : f->path);
+		rec->obj.name = f->path;
+		/* -a: a path tracers follow their own ways; check each */
+		rec->obj.has_ident = rec->nprocs > 0;
+		rec->obj.dev = f->dev;
+		rec->obj.ino = f->ino;
+		rec->obj.no_attach = f->no_attach;
 		if (o->o->format == FMT_PERF)
 			perf_object(o, &rec->obj);
 		else
@@ -397,7 +407,8 @@ static void json_files(FILE *out, const struct inv_record *rec)
 	for (size_t i = 0; i < rec->nfiles; i++) {
 		if (i)
 			fputc(',', out);
-		put_json_str(out, rec->files[i].path);
+		put_json_str(out,
+			     rec->files[i].no_attach ? "" : rec->files[i].path);
 	}
 	fputs("],\"files\":[", out);
 	for (size_t i = 0; i < rec->nfiles; i++) {
@@ -405,6 +416,10 @@ static void json_files(FILE *out, const struct inv_record *rec)
 
 		fputs(i ? ",{\"path\":" : "{\"path\":", out);
 		put_json_str(out, f->path);
+		if (f->no_attach) {
+			fputs(",\"no_attach\":", out);
+			put_json_str(out, f->no_attach);
+		}
 		fprintf(out, ",\"device\":\"%u:%u\",\"inode\":%llu}",
 			major(f->dev), minor(f->dev),
 			(unsigned long long)f->ino);
@@ -462,6 +477,7 @@ void inv_record_out(struct out *o, struct inv_record *rec)
 	inv_count(o, rec, &t);
 	if (!t.objects)
 		return; /* no probe the globs select */
+	rec->obj.no_attach = rec->files[0].no_attach;
 	switch (o->o->format) {
 	case FMT_JSON:
 		json_record(o, rec);

@@ -36,6 +36,9 @@ struct inv_file {
 	dev_t dev;
 	ino_t ino;
 	char *path; /* a path to it from our mount namespace */
+	/* -a: why no path reaches it (PATH is then the process's name for
+	 * it, not one to attach to), else NULL */
+	char *no_attach;
 };
 
 /* One object: a build-id, else one file (device and inode). */

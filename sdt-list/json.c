@@ -134,7 +134,10 @@ static int json_site(FILE *out, struct out *o, struct object *obj,
 	fputs("{\"file\":", out);
 	put_json_str(out, obj->name);
 	fputs(",\"attach\":", out);
-	put_json_str(out, obj->attach);
+	if (obj->attach[0])
+		put_json_str(out, obj->attach);
+	else
+		fputs("null", out); /* no path reaches a process's object */
 	if (obj->proc)
 		fprintf(out, ",\"pid\":%d", obj->proc->pid);
 	fputs(",\"arch\":", out);

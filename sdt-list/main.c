@@ -113,8 +113,15 @@ static int list_proc_object(struct out *o, struct proc *p,
 		input_error(o, p->pid, po->path, e);
 		return 0;
 	}
-	snprintf(obj.attach, sizeof(obj.attach), "%s",
-		 po->attach_path[0] ? po->attach_path : po->path);
+	object_of_mapped(&obj, po);
+	if (po->no_attach[0] && o->o->format != FMT_BPFTRACE &&
+	    o->o->format != FMT_PERF) {
+		fprintf(stderr, "sdt-list: pid %d: ", p->pid);
+		put_text(stderr, po->path);
+		fputs(": ", stderr);
+		put_text(stderr, po->no_attach);
+		fputs(": no path given to tracers\n", stderr);
+	}
 	if (f.warning[0])
 		input_error(o, p->pid, po->path, f.warning);
 	if (f.nprobes) {

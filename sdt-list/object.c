@@ -326,6 +326,15 @@ void object_fini(struct object *obj)
 	obj->cache_ = NULL;
 }
 
+void object_of_mapped(struct object *obj, const struct proc_object *po)
+{
+	snprintf(obj->attach, sizeof(obj->attach), "%s", po->attach_path);
+	obj->has_ident = 1;
+	obj->dev = po->st_dev;
+	obj->ino = po->st_ino;
+	obj->no_attach = po->no_attach[0] ? po->no_attach : NULL;
+}
+
 void site_facts(const struct object *obj, const struct sdt_probe *p,
 		struct site *s)
 {
@@ -402,7 +411,10 @@ void put_object_heading(FILE *out, const struct object *obj)
 		object_type_name(f->type));
 	if (obj->pobj && obj->pobj->is_memfd)
 		fputs(" in a memfd", out);
-	if (obj->pobj && obj->pobj->attach_path[0]) {
+	if (obj->no_attach) {
+		fputs(", no path for tracers: ", out);
+		put_text(out, obj->no_attach);
+	} else if (obj->pobj && strcmp(obj->attach, obj->name)) {
 		fputs(", attach as ", out);
 		put_text(out, obj->attach);
 	}

@@ -14,6 +14,16 @@
  * listing: nothing is opened that could block, and nothing is read that
  * is not the mapped file by the device and inode maps gives.
  *
+ * What we print for tracers to open later is held to the same rule: a
+ * path that reaches the file we read (device and inode), or none. The
+ * name maps gives is the process's to choose: a newline in it reads
+ * `\012', as a file may be named; a link or a mount may stand at its path
+ * in the process's namespace (/proc/PID/root/PATH follows both, and an
+ * absolute link leads out of that root into ours). So a name is tried in
+ * each of its readings and kept only where it reaches the file, else the
+ * process's descriptor, else map_files; else the object has no attach
+ * path and the outputs say why instead of naming one.
+ *
  * Where a probe is at run time: the object is loaded at one bias (zero for
  * ET_EXEC). We find it from a probe's file offset (the core maps addresses
  * to offsets through the program headers) and the executable mapping that
@@ -30,8 +40,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "sdt-list.h"
@@ -81,9 +93,12 @@ static struct proc_object *object_for(struct proc *p, const char *path,
 	if (!o)
 		return NULL;
 	p->objs = o;
-	o = &p->objs[p->nobjs++];
+	o = &p->objs[p->nobjs];
 	memset(o, 0, sizeof(*o));
-	snprintf(o->path, sizeof(o->path), "%s", path);
+	o->path = strdup(path);
+	if (!o->path)
+		return NULL;
+	p->nobjs++;
 	o->dev_major = dev_major;
 	o->dev_minor = dev_minor;
 	o->ino = ino;
@@ -121,6 +136,22 @@ static int same_file(const struct proc_object *o, const struct stat *st,
 }
 
 /*
+ * The file open on FD, which map_files gave for O with ST, is the one
+ * maps showed: by device too, unless it is overlayfs's (the lax case
+ * above). The range may have been mapped anew since maps was read.
+ */
+static int mapped_file(const struct proc_object *o, int fd,
+		       const struct stat *st)
+{
+	struct statfs fs;
+
+	if (same_file(o, st, 0))
+		return 1;
+	return same_file(o, st, 1) && fstatfs(fd, &fs) == 0 &&
+	       fs.f_type == OVERLAYFS_SUPER_MAGIC;
+}
+
+/*
  * Open PATH when it is the file O maps: 0 with O->fd set; -EXDEV when it
  * is another file (another mount namespace, a file put in its place);
  * -ENODEV when the mapping is not of a regular file (a device: nothing to
@@ -143,7 +174,7 @@ static int open_checked(struct proc_object *o, const char *path, int lax_dev)
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    !same_file(o, &st, lax_dev)) {
+	    !(lax_dev ? mapped_file(o, fd, &st) : same_file(o, &st, 0))) {
 		close(fd);
 		return -EXDEV;
 	}
@@ -152,13 +183,74 @@ static int open_checked(struct proc_object *o, const char *path, int lax_dev)
 }
 
 /*
+ * /proc/PID/maps writes a newline in a name as the four characters
+ * `\012' and leaves a backslash as it is: a name holding `\012' may be
+ * either. Each such sequence doubles the names to try; past this many
+ * the name is not guessed at.
+ */
+#define MAX_NEWLINES 6
+
+static size_t newlines(const char *raw)
+{
+	size_t n = 0;
+
+	for (const char *s = raw; (s = strstr(s, "\\012")); s += 4)
+		n++;
+	return n;
+}
+
+/* RAW with the sequences whose bit is set in WHICH read as newlines. */
+static void decode_name(const char *raw, unsigned which, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned bit = 0;
+
+	while (*raw && used + 1 < len) {
+		if (!strncmp(raw, "\\012", 4) && (which >> bit++ & 1)) {
+			buf[used++] = '\n';
+			raw += 4;
+		} else {
+			buf[used++] = *raw++;
+		}
+	}
+	buf[used] = 0;
+}
+
+int path_is_file(const char *path, dev_t dev, ino_t ino)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && st.st_dev == dev && st.st_ino == ino;
+}
+
+/*
+ * The link's text TARGET is what maps shows as RAW: the name, its
+ * newlines written `\012' as maps writes them.
+ */
+static int same_name(const char *target, const char *raw)
+{
+	for (; *target; target++) {
+		if (*target == '\n') {
+			if (strncmp(raw, "\\012", 4))
+				return 0;
+			raw += 4;
+		} else if (*raw++ != *target) {
+			return 0;
+		}
+	}
+	return !*raw;
+}
+
+/*
  * The process's fd open on O (a memfd, a deleted file): its number, or
  * -1. Tracers attach through /proc/PID/fd/N where the path is no file.
- * The name picks the candidates, dev:inode the one.
+ * The link's text picks the candidates (a stat of every descriptor could
+ * wait on a remote file system), dev:inode the one: the text is the
+ * process's to choose.
  */
 static int fd_of(int pid, const struct proc_object *o)
 {
-	char dir[64], link[320], target[4096];
+	char dir[64], link[320], target[4096 + 16];
 	struct dirent *e;
 	struct stat st;
 	int fd = -1;
@@ -178,21 +270,12 @@ static int fd_of(int pid, const struct proc_object *o)
 		if (n <= 0)
 			continue;
 		target[n] = 0;
-		if (!strcmp(target, o->path) && stat(link, &st) == 0 &&
-		    same_file(o, &st, 0))
+		if (same_name(target, o->path) && stat(link, &st) == 0 &&
+		    S_ISREG(st.st_mode) && same_file(o, &st, 0))
 			fd = atoi(e->d_name);
 	}
 	closedir(d);
 	return fd;
-}
-
-static int is_deleted(const char *path)
-{
-	static const char deleted[] = " (deleted)";
-	size_t n = strlen(path);
-
-	return n >= sizeof(deleted) &&
-	       !strcmp(path + n - sizeof(deleted) + 1, deleted);
 }
 
 /* Why O is not listed, for a warning; nothing for a device mapping. */
@@ -218,49 +301,149 @@ static void say_why(struct proc_object *o, int r, int map_files_r,
 }
 
 /*
+ * Open O by a name it may have: each reading of maps's escapes, from the
+ * process's root (its mount namespace, not ours), then from ours (a
+ * chroot: maps gives paths from our root). What is opened must be the
+ * mapped file by maps's dev:inode. 0, or the first error.
+ */
+static int open_by_name(const struct proc *p, struct proc_object *o,
+			char *tried, size_t len)
+{
+	size_t n = newlines(o->path);
+	char name[4096], path[4096 + 64];
+	int r = -ENOENT, first = 0;
+
+	if (strlen(o->path) >= sizeof(name))
+		return -ENAMETOOLONG;
+	if (n > MAX_NEWLINES)
+		n = 0; /* the name as written, no guessing */
+	for (unsigned which = 0; which < 1u << n; which++) {
+		decode_name(o->path, which, name, sizeof(name));
+		for (int ours = 0; ours <= 1; ours++) {
+			if (ours)
+				snprintf(path, sizeof(path), "%s", name);
+			else
+				snprintf(path, sizeof(path), "/proc/%d/root%s",
+					 p->pid, name);
+			r = open_checked(o, path, 0);
+			if (r == 0 || r == -ENODEV)
+				return r;
+			if (!first) {
+				first = r;
+				snprintf(tried, len, "%s", path);
+			}
+		}
+	}
+	return first ? first : r;
+}
+
+/*
  * Through map_files, which names the mapped file itself; else through
- * the process's fd (memfd, deleted), else its path seen from the
- * process's root (/proc/PID/root: its mount namespace, not ours), else
- * from ours. Each is checked against the mapping's dev:inode: a path can
- * name another file.
+ * the process's fd (memfd, deleted), else by its name. Each is checked
+ * against the mapping's dev:inode: a path can name another file.
  */
 static void open_object(struct proc *p, struct proc_object *o)
 {
 	const struct proc_map *m = &o->maps[0];
 	char map_files[128], tried[4096 + 64];
-	int fd = -1, r, rmf;
+	int fd, r, rmf;
 
 	snprintf(map_files, sizeof(map_files),
 		 "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, p->pid, m->start,
 		 m->end);
-	if (o->is_memfd || is_deleted(o->path)) {
-		fd = fd_of(p->pid, o);
-		if (fd >= 0)
-			snprintf(o->attach_path, sizeof(o->attach_path),
-				 "/proc/%d/fd/%d", p->pid, fd);
-		else
-			snprintf(o->attach_path, sizeof(o->attach_path), "%s",
-				 map_files);
-	}
 	rmf = r = open_checked(o, map_files, 1);
 	if (r == 0 || r == -ENODEV)
 		return;
-	/* Without the privilege map_files needs: the fd, else the path. */
-	if (fd >= 0)
-		snprintf(tried, sizeof(tried), "%s", o->attach_path);
-	else if (!o->attach_path[0])
-		snprintf(tried, sizeof(tried), "/proc/%d/root%s", p->pid,
-			 o->path);
-	else
-		snprintf(tried, sizeof(tried), "%s", map_files);
-	if (strcmp(tried, map_files))
+	/* Without the privilege map_files needs: the fd, else the name. */
+	snprintf(tried, sizeof(tried), "%s", map_files);
+	fd = fd_of(p->pid, o);
+	if (fd >= 0) {
+		snprintf(tried, sizeof(tried), "/proc/%d/fd/%d", p->pid, fd);
 		r = open_checked(o, tried, 0);
-	/* A chroot: maps gives paths from our root, not the process's. */
-	if (r < 0 && r != -ENODEV && fd < 0 && !o->attach_path[0] &&
-	    open_checked(o, o->path, 0) == 0)
-		return;
+	} else {
+		r = open_by_name(p, o, tried, sizeof(tried));
+	}
 	if (r < 0)
 		say_why(o, r, rmf, tried);
+}
+
+/* PATH reaches O's file (the one we read): made O's attach path. */
+static int try_attach(struct proc_object *o, const char *path)
+{
+	if (!path_is_file(path, o->st_dev, o->st_ino))
+		return 0;
+	snprintf(o->attach_path, sizeof(o->attach_path), "%s", path);
+	return 1;
+}
+
+/*
+ * The path tracers are to open for O, which is open: one that reaches the
+ * file we read, by device and inode, as the kernel follows it now. By its
+ * name (each reading of maps's escapes; the one that reaches it becomes
+ * O's name): in our namespace first when the process shares it, through
+ * /proc/PID/root first when not. Then the process's fd (a memfd, a deleted
+ * file), then map_files. A name can lead elsewhere: the process's owner
+ * may put a link or a mount at its path.
+ */
+static void choose_attach(const struct proc *p, struct proc_object *o)
+{
+	size_t n = newlines(o->path);
+	const char *why = "its name, in our mount namespace and through "
+			  "/proc/PID/root, leads to another file or to none";
+	char name[4096], path[4096 + 64];
+	struct stat st;
+	int fd;
+
+	if (fstat(o->fd, &st) < 0) {
+		snprintf(o->no_attach, sizeof(o->no_attach),
+			 "cannot stat what was read: %s", strerror(errno));
+		return;
+	}
+	o->st_dev = st.st_dev;
+	o->st_ino = st.st_ino;
+	if (strlen(o->path) >= sizeof(name))
+		n = MAX_NEWLINES + 1; /* no path that long to try */
+	for (unsigned which = 0; n <= MAX_NEWLINES && which < 1u << n;
+	     which++) {
+		decode_name(o->path, which, name, sizeof(name));
+		for (int i = 0; i < 2; i++) {
+			int root = i == !p->other_mnt;
+
+			snprintf(path, sizeof(path), "/proc/%d/root%s", p->pid,
+				 name);
+			if (try_attach(o, root ? path : name)) {
+				memcpy(o->path, name, strlen(name) + 1);
+				return;
+			}
+		}
+	}
+	fd = fd_of(p->pid, o);
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", p->pid, fd);
+	if (fd >= 0 && try_attach(o, path)) {
+		/* Its link's text is maps's name with its escapes undone. */
+		ssize_t len = readlink(path, name, sizeof(name) - 1);
+
+		if (len > 0) {
+			name[len] = 0;
+			if (same_name(name, o->path))
+				memcpy(o->path, name, (size_t)len + 1);
+		}
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64,
+		 p->pid, o->maps[0].start, o->maps[0].end);
+	if (try_attach(o, path))
+		return;
+	if (strlen(o->path) >= sizeof(name))
+		why = "its name is longer than a path may be";
+	else if (n > MAX_NEWLINES)
+		why = "its name holds too many `\\012' to try each reading "
+		      "(a newline, or those four characters)";
+	snprintf(o->no_attach, sizeof(o->no_attach),
+		 "no path reaches the mapped file from here: %s, the process "
+		 "holds no descriptor for it, and /proc/%d/map_files cannot "
+		 "be followed (root only)",
+		 why, p->pid);
 }
 
 static int read_maps(struct proc *p, FILE *f)
@@ -298,6 +481,21 @@ static int read_maps(struct proc *p, FILE *f)
 	}
 	free(line);
 	return r;
+}
+
+/*
+ * Whether PID's mount namespace is not ours, as bpftrace -p decides it
+ * (by the namespace files' inodes; unreadable counts as ours).
+ */
+static int other_mount_ns(int pid)
+{
+	char path[64];
+	struct stat ours, theirs;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", pid);
+	return stat("/proc/self/ns/mnt", &ours) == 0 &&
+	       stat(path, &theirs) == 0 &&
+	       (ours.st_ino != theirs.st_ino || ours.st_dev != theirs.st_dev);
 }
 
 int proc_open(struct proc *p, int pid, char *err, size_t errlen)
@@ -344,8 +542,12 @@ int proc_open(struct proc *p, int pid, char *err, size_t errlen)
 	p->exe[n > 0 ? n : 0] = 0;
 	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
 	p->mem_fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	for (size_t i = 0; i < p->nobjs; i++)
+	p->other_mnt = other_mount_ns(pid);
+	for (size_t i = 0; i < p->nobjs; i++) {
 		open_object(p, &p->objs[i]);
+		if (p->objs[i].fd >= 0)
+			choose_attach(p, &p->objs[i]);
+	}
 	return 0;
 }
 
@@ -355,6 +557,7 @@ void proc_close(struct proc *p)
 		if (p->objs[i].fd >= 0)
 			close(p->objs[i].fd);
 		free(p->objs[i].maps);
+		free(p->objs[i].path);
 	}
 	free(p->objs);
 	if (p->mem_fd >= 0)

@@ -241,10 +241,15 @@ void bpftrace_object(struct out *o, struct object *obj)
 	if (!sc)
 		return;
 	out = sc->body;
-	/* With one -p, bpftrace resolves paths in that process itself. */
-	attach_path(obj, o->o->npids > 1, path, sizeof(path));
 	fputs("\n// ", out);
 	put_text(out, obj->name);
+	if (attach_path(o, obj, OPENER_BPFTRACE, path, sizeof(path), &why) <
+	    0) {
+		fputs(": left out: ", out);
+		put_text(out, why);
+		fputc('\n', out);
+		return;
+	}
 	if (strcmp(obj->name, path)) {
 		fputs(", attached as ", out);
 		put_text(out, path);

@@ -301,14 +301,20 @@ void perf_object(struct out *o, struct object *obj)
 {
 	struct script *sc = script_object(o, obj, "#");
 	char path[4096 + 64];
+	const char *why;
 	FILE *out;
 
 	if (!sc)
 		return;
 	out = sc->body;
-	attach_path(obj, 1, path, sizeof(path));
 	fputs("# ", out);
 	put_text(out, obj->name);
+	if (attach_path(o, obj, OPENER_PERF, path, sizeof(path), &why) < 0) {
+		fputs(": left out: ", out);
+		put_text(out, why);
+		fputc('\n', out);
+		return;
+	}
 	if (!all_printable(path)) {
 		fputs(": left out: its path holds bytes that cannot be written "
 		      "into a command safely\n",

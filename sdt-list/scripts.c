@@ -114,17 +114,64 @@ static size_t wanted_groups(const struct out *o, const struct object *obj)
 }
 
 /*
- * The path a tracer opens for OBJ. For a process seen by -p, a path from
- * its maps is one in its mount namespace: through /proc/PID/root it is
- * the same file from ours (PROC_ROOT; bpftrace -p does that itself).
+ * A process's object (-p, -a) is named by a path proc.c found to reach the
+ * mapped file. Tracers follow a path their own ways: bpftrace -p puts
+ * /proc/PID/root before it when the process is in another mount namespace;
+ * perf probe -x resolves its links by their text (realpath), from our
+ * root, which also turns /proc/PID/root, fd and map_files paths into the
+ * names their links hold. Each way must reach the same file, by device
+ * and inode; perf is given the resolved path, which holds no link.
+ * bpftrace 0.17 -p looks a path up among the process's mapped names,
+ * where a map_files path is none.
  */
-void attach_path(const struct object *obj, int proc_root, char *buf, size_t len)
+int attach_path(struct out *o, const struct object *obj, enum opener opener,
+		char *buf, size_t len, const char **why)
 {
-	if (obj->proc && proc_root && strncmp(obj->attach, "/proc/", 6))
-		snprintf(buf, len, "/proc/%d/root%s", obj->proc->pid,
-			 obj->attach);
-	else
+	int pid = obj->proc ? obj->proc->pid : 0;
+	char root[64];
+	char *real;
+
+	*why = NULL;
+	snprintf(buf, len, "%s", obj->attach);
+	if (!obj->has_ident)
+		return 0;
+	snprintf(root, sizeof(root), "/proc/%d/root", pid);
+	if (obj->no_attach) {
+		*why = obj->no_attach;
+	} else if (opener == OPENER_BPFTRACE && o->o->npids == 1 &&
+		   strstr(buf, "/map_files/")) {
+		*why = "bpftrace -p finds no probe by a /proc/PID/map_files "
+		       "path (0.17: \"couldn't get argument 0\"); run the "
+		       "program written with -p given twice, or with -a";
+	} else if (opener == OPENER_BPFTRACE && o->o->npids == 1 &&
+		   obj->proc->other_mnt && strncmp(buf, root, strlen(root))) {
+		snprintf(buf, len, "%s%s", root, obj->attach);
+		if (!path_is_file(buf, obj->dev, obj->ino))
+			*why = "bpftrace -p follows its path from the "
+			       "process's root (/proc/PID/root), where it "
+			       "leads to another file or to none";
 		snprintf(buf, len, "%s", obj->attach);
+	} else if (opener == OPENER_PERF) {
+		real = realpath(obj->attach, NULL);
+		if (!real || !path_is_file(real, obj->dev, obj->ino))
+			*why = "perf follows its path by the text of its "
+			       "links (realpath), which leads to another file "
+			       "or to none";
+		else
+			snprintf(buf, len, "%s", real);
+		free(real);
+	}
+	if (!*why)
+		return 0;
+	fputs("sdt-list: ", stderr);
+	if (pid)
+		fprintf(stderr, "pid %d: ", pid);
+	put_text(stderr, obj->name);
+	fputs(": left out: ", stderr);
+	put_text(stderr, *why);
+	fputc('\n', stderr);
+	o->status = EXIT_INPUT;
+	return -1;
 }
 
 static void note_pid(struct script *sc, const struct object *obj)
@@ -142,13 +189,11 @@ static void note_pid(struct script *sc, const struct object *obj)
 static int seen_before(struct script *sc, const struct out *o,
 		       const struct object *obj)
 {
-	char path[4096 + 64];
 	struct stat st, *grown;
 
-	if (!obj->proc || o->o->npids < 2)
+	if (!obj->proc || o->o->npids < 2 || !obj->attach[0])
 		return 0;
-	attach_path(obj, 1, path, sizeof(path));
-	if (stat(path, &st) < 0)
+	if (stat(obj->attach, &st) < 0)
 		return 0;
 	for (size_t i = 0; i < sc->nseen; i++) {
 		if (sc->seen[i].st_dev == st.st_dev &&

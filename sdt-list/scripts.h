@@ -47,9 +47,20 @@ extern const char all_stale[];
 /* PROVIDER:NAME, escaped. */
 void put_probe_name(FILE *out, const struct sdt_probe *p);
 
-/* The path a tracer opens for OBJ (PROC_ROOT: through /proc/PID/root). */
-void attach_path(const struct object *obj, int proc_root, char *buf,
-		 size_t len);
+/* Who will open the path written for an object, and how. */
+enum opener {
+	OPENER_KERNEL,	 /* as it stands (tracefs, bpftrace by path) */
+	OPENER_BPFTRACE, /* bpftrace, -p PID unless several -p */
+	OPENER_PERF,	 /* perf probe -x: its text, links resolved */
+};
+
+/*
+ * The path OPENER is to open for OBJ, into BUF: 0; or -1 when no path
+ * reaches a process's object as OPENER follows it, the reason in *WHY
+ * (then said on stderr, and the exit status is 2).
+ */
+int attach_path(struct out *o, const struct object *obj, enum opener opener,
+		char *buf, size_t len, const char **why);
 
 /*
  * What --bpftrace and --perf do first with each object: NULL when it gets

@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "argspec.h"
 #include "elfobj.h"
@@ -133,13 +134,23 @@ unsigned bpftrace_max_args(const struct sdt_target *t);
 /* --- proc.c --- */
 
 struct proc_object {
-	char path[4096];       /* as /proc/PID/maps names it */
-	char attach_path[128]; /* memfd or deleted: what tracers open */
-	int fd;		       /* open on the object's bytes, or -1 */
-	char why[512];	       /* fd -1: why, for a warning ("": say nothing) */
+	char *path; /* maps's name, whole, its escapes undone once a file
+		       of that name is the mapped one */
+	/*
+	 * The path tracers open, checked to reach the mapped file from our
+	 * mount namespace: the path itself, /proc/PID/root/PATH, the
+	 * process's /proc/PID/fd/N or /proc/PID/map_files/START-END. ""
+	 * when none does, NO_ATTACH saying why.
+	 */
+	char attach_path[4096 + 64];
+	char no_attach[512];
+	int fd;	       /* open on the object's bytes, or -1 */
+	char why[512]; /* fd -1: why, for a warning ("": say nothing) */
 	int is_memfd;
 	unsigned dev_major, dev_minor; /* the mapped file, as maps says */
 	uint64_t ino;
+	dev_t st_dev; /* FD's file: what a printed path must reach */
+	ino_t st_ino;
 	uint64_t lowest; /* lowest mapped address */
 	/* private: the object's mappings */
 	struct proc_map *maps;
@@ -153,7 +164,8 @@ struct proc_map {
 
 struct proc {
 	int pid;
-	int mem_fd; /* /proc/PID/mem, or -1 when unreadable */
+	int mem_fd;    /* /proc/PID/mem, or -1 when unreadable */
+	int other_mnt; /* in another mount namespace than ours */
 	char exe[4096];
 	struct proc_object *objs;
 	size_t nobjs;
@@ -164,6 +176,9 @@ struct proc {
  * or a negative errno with a message in ERR naming the cause and the fix.
  */
 int proc_open(struct proc *p, int pid, char *err, size_t errlen);
+
+/* PATH, followed as the kernel does, is the file DEV:INO: 1, else 0. */
+int path_is_file(const char *path, dev_t dev, ino_t ino);
 
 /* S as a process ID (a decimal from 1 to INT_MAX) into PID: 0, or -1. */
 int pid_parse(const char *s, int *pid);
@@ -262,11 +277,20 @@ struct verdict_set {
 
 /* What we know about one object being listed. */
 struct object {
-	const char *name;  /* as the user knows it */
-	char attach[4096]; /* the path a tracer attaches to */
+	const char *name;	/* as the user knows it */
+	char attach[4096 + 64]; /* the path a tracer attaches to */
 	const struct sdt_elf *f;
 	const struct proc *proc; /* NULL for a file */
 	const struct proc_object *pobj;
+	/*
+	 * A process's object (-p, -a): the file ATTACH must reach where a
+	 * tracer resolves it its own way (perf by its text); NO_ATTACH:
+	 * why no path reaches it (ATTACH is then ""), else NULL.
+	 */
+	int has_ident;
+	dev_t dev;
+	ino_t ino;
+	const char *no_attach;
 	int has_bias; /* -p: where it is loaded */
 	uint64_t bias;
 	struct type_table types;
@@ -295,6 +319,9 @@ struct out {
  */
 int object_init(struct object *obj, int check);
 void object_fini(struct object *obj);
+
+/* OBJ is PO, mapped in a process: its attach path, or why none. */
+void object_of_mapped(struct object *obj, const struct proc_object *po);
 
 /* The first site of group G. */
 const struct sdt_probe *group_probe(const struct object *obj,

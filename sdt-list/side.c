@@ -123,8 +123,7 @@ static int side_take_mapped(struct side *s, struct proc_object *po)
 	}
 	so->obj.proc = &s->proc;
 	so->obj.pobj = po;
-	snprintf(so->obj.attach, sizeof(so->obj.attach), "%s",
-		 po->attach_path[0] ? po->attach_path : po->path);
+	object_of_mapped(&so->obj, po);
 	return side_keep(s, so, po->path, !strcmp(po->path, s->proc.exe));
 }
 

@@ -110,6 +110,28 @@ need_bpftrace() {
 	esac
 }
 
+# bpftrace_until FILE CHECK ARGS...: bpftrace ARGS in the background, its
+# output in FILE, until the shell command CHECK (which reads FILE)
+# succeeds, bpftrace ends, or 120 s pass; then bpftrace is stopped with
+# SIGINT and waited for. However long a loaded machine takes to attach,
+# the run lasts until the events it waits for are there.
+bpftrace_until() {
+	bt_file=$1
+	bt_check=$2
+	shift 2
+	timeout -s INT 120 bpftrace "$@" >"$bt_file" 2>&1 &
+	bt_pid=$!
+	bt_i=0
+	until eval "$bt_check"; do
+		kill -0 $bt_pid 2>/dev/null || break
+		bt_i=$((bt_i + 1))
+		[ $bt_i -lt 1200 ] || break
+		sleep 0.1
+	done
+	kill -INT $bt_pid 2>/dev/null
+	wait $bt_pid
+}
+
 # bpftrace with a time limit, its harmless RLIMIT_MEMLOCK chatter dropped.
 # Output to stdout; exit status is bpftrace's (124 on time-out).
 bpftrace_run() {

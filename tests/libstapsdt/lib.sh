@@ -14,7 +14,7 @@ start_ready() {
 	i=0
 	while ! have_ready "$T/host.out"; do
 		i=$((i + 1))
-		[ $i -lt 100 ] || fail "$1 did not get ready: $(cat "$T/host.out")"
+		[ $i -lt 600 ] || fail "$1 did not get ready: $(cat "$T/host.out")"
 		kill -0 "$HOST_PID" 2>/dev/null || fail "$1 died: $(cat "$T/host.out")"
 		sleep 0.1
 	done

@@ -20,10 +20,10 @@ expect_eq "left behind after normal exits" "" "$left"
 
 # The directory is private while the object is loaded.
 : >"$T/p.out"
-"$HOST" --file --seconds 3 >"$T/p.out" 2>&1 &
+"$HOST" --file --seconds 300 >"$T/p.out" 2>&1 &
 HOST_PID=$!
 i=0
-while ! have_ready "$T/p.out"; do i=$((i + 1)); [ $i -lt 50 ] || fail "no ready"; sleep 0.1; done
+while ! have_ready "$T/p.out"; do i=$((i + 1)); [ $i -lt 600 ] || fail "no ready"; sleep 0.1; done
 obj=$(sed -n 's/^ready [0-9]* //p' "$T/p.out")
 expect_eq "directory mode" "700" "$(stat -c %a "$(dirname "$obj")")"
 stop_host

@@ -29,7 +29,9 @@ for mode in memfd file; do
 		fail "sdt-list -p ($mode): u6 is not listed by size: $(cat "$T/list")"
 	"$SDT_LIST" --bpftrace -p "$HOST_PID" "$prov:str" "$prov:u6" >"$T/typed.bt" ||
 		fail "sdt-list --bpftrace -p ($mode) failed"
-	timeout -s INT 4 bpftrace -p "$HOST_PID" "$T/typed.bt" >"$T/bt.out" 2>&1
+	bpftrace_until "$T/bt.out" \
+		'grep -q "^$prov:str " "$T/bt.out" && grep -q "^$prov:u6 " "$T/bt.out"' \
+		-p "$HOST_PID" "$T/typed.bt"
 	for want in \
 		"$prov:str msg=hello from sdttest len=18" \
 		"$prov:u6 arg0=255 arg1=65535 arg2=4294967295 arg3=18446744073709551615 arg4=-128 arg5=-32768"; do

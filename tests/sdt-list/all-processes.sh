@@ -98,12 +98,12 @@ export INV_DIR="$T"
 
 # ready_count FILE: whole "ready"/"fired" lines in FILE.
 lines() { [ -f "$1" ] && grep -c "^[a-z]* [0-9]*\$" "$1" || echo 0; }
-# wait_lines FILE N: until FILE has N whole lines (at most 30 s).
+# wait_lines FILE N: until FILE has N whole lines (at most 60 s).
 wait_lines() {
 	i=0
 	while [ "$(lines "$1")" -lt "$2" ]; do
 		i=$((i + 1))
-		[ $i -lt 300 ] || fail "$1: $(lines "$1") of $2 lines"
+		[ $i -lt 600 ] || fail "$1: $(lines "$1") of $2 lines"
 		sleep 0.1
 	done
 }

@@ -170,7 +170,7 @@ for p in $p1 $p2; do
 	i=0
 	until grep -q libvault "/proc/$p/maps" 2>/dev/null; do
 		i=$((i + 1))
-		[ $i -lt 100 ] || fail "pid $p never mapped libvault"
+		[ $i -lt 600 ] || fail "pid $p never mapped libvault"
 		sleep 0.1
 	done
 done

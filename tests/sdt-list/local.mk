@@ -14,6 +14,7 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/check-gdb.sh \
 	tests/sdt-list/pid.sh \
 	tests/sdt-list/pid-paths.sh \
+	tests/sdt-list/pid-attach.sh \
 	tests/sdt-list/shrinking.sh \
 	tests/sdt-list/raw-bytes.sh \
 	tests/sdt-list/errors.sh \

@@ -30,7 +30,8 @@ obj hostprov "$T/path"
 mkfifo "$T/fifo" "$T/fifopath"
 chmod 644 "$T/ns.bin" "$T/path"
 
-# The host: as nobody, maps its argument and waits; prints "ready PID".
+# The host: as nobody, maps its argument, closes it and waits; prints
+# "ready PID".
 cat >"$T/host.c" <<'C'
 #include <fcntl.h>
 #include <stdio.h>
@@ -41,6 +42,7 @@ int main(int argc, char **argv)
 	int fd = open(argv[argc - 1], O_RDONLY);
 	if (fd < 0 || mmap(NULL, 4096, PROT_READ, MAP_PRIVATE, fd, 0) == MAP_FAILED)
 		return 1;
+	close(fd); /* as ld.so does: no descriptor to read it through */
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
 	pause();

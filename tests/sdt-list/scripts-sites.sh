@@ -186,13 +186,14 @@ bpftrace "$T/pid.bt" -p "$hpid" >"$T/pid.out" 2>&1 &
 printed "$T/pid.out" $! 'sites:wide arg0=5000000000'
 note "bpftrace -p: only the object with probes, values right"
 
-# Two processes sharing the library: one block for the file, by a path
-# that holds from any mount namespace, and no -p in the run line.
+# Two processes sharing the library: one block for the file, by its path
+# (both share our mount namespace, where it is the mapped file), and no
+# -p in the run line.
 start_host "$T/host2.out" "$T/main" 100000 ready
 hpid2=$HOST_PID
 "$SDT_LIST" --bpftrace -p "$hpid" -p "$hpid2" 'sites:wide' >"$T/two.bt" || fail "--bpftrace -p -p"
 expect_eq "blocks for a shared file" 1 "$(grep -c '^usdt:' "$T/two.bt")"
-grep -qx "usdt:\"/proc/$hpid/root$lib\":sites:wide" "$T/two.bt" || fail "two -p: $(cat "$T/two.bt")"
+grep -qx "usdt:\"$lib\":sites:wide" "$T/two.bt" || fail "two -p: $(cat "$T/two.bt")"
 grep -qx "// $lib of pid $hpid2: the same file as above" "$T/two.bt" || fail "two -p: $(cat "$T/two.bt")"
 grep -q '^// Run: bpftrace THIS-FILE (attached by path' "$T/two.bt" || fail "two -p run line: $(cat "$T/two.bt")"
 # Nothing to trace: no program (bpftrace refuses one without a probe).
@@ -243,11 +244,12 @@ grep -q "^# odd:xmm: left out: argument 0 (\`8@%xmm0'): the kernel knows no regi
 	fail "odd:xmm not left out: $(cat "$T/odd.sh")"
 if grep -q 'sdt_odd:xmm' "$T/odd.sh"; then fail "a perf command for odd:xmm"; fi
 
-# --perf -p: the object through /proc/PID/root, nothing for libc.
+# --perf -p: the object by its own path (perf resolves links by their
+# text: it gets the path they lead to), nothing for libc.
 "$SDT_LIST" --perf -p "$hpid" 'sites:*' >"$T/pperf.sh" || fail "--perf -p"
 expect_eq "objects written by --perf -p" 1 "$(grep -c '^perf buildid-cache' "$T/pperf.sh")"
-grep -q "^perf buildid-cache --add '/proc/$hpid/root$lib'$" "$T/pperf.sh" ||
-	fail "-p path not through /proc/PID/root: $(cat "$T/pperf.sh")"
+grep -q "^perf buildid-cache --add '$(realpath "$lib")'$" "$T/pperf.sh" ||
+	fail "-p path not the object's own: $(cat "$T/pperf.sh")"
 (. "$T/pperf.sh") >"$T/pperf.log" 2>&1 || fail "the -p perf commands failed: $(cat "$T/pperf.log")"
 # Recording lasts until the host has fired twice more (a whole round
 # after recording began), however slow the machine.
@@ -259,7 +261,7 @@ perf record -q -o "$T/pperf.data" -e 'sdt_sites:*' -p "$hpid" -- sh -c '
 perf script -i "$T/pperf.data" 2>/dev/null | grep -q 'sdt_sites:wide_1: .* arg1=5000000000$' ||
 	fail "perf -p recorded nothing: $(perf script -i "$T/pperf.data" 2>&1 | head -3)"
 cleanup_perf
-note "perf -p: through /proc/PID/root, values recorded"
+note "perf -p: by the object's path, values recorded"
 
 # A path bpftrace 0.17 cannot attach to, and one with a bidi control.
 mkdir -p "$T/c:d" "$T/$(printf 'r\342\200\256l')"

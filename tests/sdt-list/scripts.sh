@@ -53,7 +53,8 @@ hpid=$HOST_PID
 "$SDT_LIST" --bpftrace -p "$hpid" 'sdtlist:*' >"$T/pid.bt" || fail "--bpftrace -p failed"
 grep -q "^usdt:\"/proc/$hpid/fd/[0-9]*\":sdtlist:tick$" "$T/pid.bt" ||
 	fail "no /proc/PID/fd attach path: $(cat "$T/pid.bt")"
-timeout -s INT 4 bpftrace -p "$hpid" "$T/pid.bt" >"$T/bt.out" 2>&1
+bpftrace_until "$T/bt.out" '[ "$(grep -c "^sdtlist:tick arg0=" "$T/bt.out")" -ge 3 ]' \
+	-p "$hpid" "$T/pid.bt"
 vals=$(sed -n 's/^sdtlist:tick arg0=\([0-9]*\)$/\1/p' "$T/bt.out")
 [ "$(echo "$vals" | wc -w)" -ge 3 ] || fail "too few hits by -p: $(cat "$T/bt.out")"
 echo "$vals" | awk 'NR > 1 && $1 != prev + 1 { exit 1 } { prev = $1 }' ||
@@ -68,7 +69,9 @@ ppid=$HOST_PID
 	fail "--bpftrace -p on probe-host failed"
 grep -q '// bpftrace 0.17 reads only arg0-arg5 on x86_64: arguments 6-11 are not printed' \
 	"$T/ph.bt" || fail "no comment on m12's arguments: $(cat "$T/ph.bt")"
-timeout -s INT 4 bpftrace -p "$ppid" "$T/ph.bt" >"$T/ph.bt.out" 2>&1
+bpftrace_until "$T/ph.bt.out" \
+	'[ "$(grep -o "^sdtlistbt:[a-z0-9]* " "$T/ph.bt.out" | sort -u | wc -l)" -ge 3 ]' \
+	-p "$ppid" "$T/ph.bt"
 for want in \
 	'sdtlistbt:m12 arg0=-128 arg1=255 arg2=-32768 arg3=65535 arg4=-2147483648 arg5=4294967295' \
 	'sdtlistbt:s6 arg0=-2147483648 arg1=-9223372036854775808 arg2=127 arg3=32767 arg4=2147483647 arg5=9223372036854775807' \
