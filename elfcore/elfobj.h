@@ -72,8 +72,10 @@ struct sdt_elf {
 	void *elf_; /* Elf * */
 	struct sdt_elf_section *sections_;
 	size_t nsections_;
-	unsigned char **owned_; /* relocated copies of note sections */
+	unsigned char **owned_; /* the note bytes read */
 	size_t nowned_;
+	const unsigned char *image_; /* sdt_elf_open_image()'s bytes */
+	uint64_t budget_; /* what libelf may still read: see elfread.c */
 	int fd_;
 	int own_fd_;
 };

@@ -53,6 +53,8 @@ int inv_record_read(struct inv_record *rec, const struct out *o, int fd,
 
 	memset(rec, 0, sizeof(*rec));
 	rec->fd = -1;
+	if (errlen)
+		err[0] = '\0';
 	if (!inv_elf_magic(fd)) {
 		close(fd);
 		return 0;
@@ -61,6 +63,8 @@ int inv_record_read(struct inv_record *rec, const struct out *o, int fd,
 	rec->is_elf = r != -ENOEXEC;
 	if (r == 0)
 		globs_see_file(o->globs, o->o, &rec->f);
+	if (r == 0 && rec->f.warning[0])
+		snprintf(err, errlen, "%s", rec->f.warning);
 	if (r < 0 || !any_wanted(o, &rec->f) || fstat(fd, &st) < 0) {
 		if (r == 0)
 			sdt_elf_close(&rec->f);

@@ -30,6 +30,8 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/contract-script.sh \
 	tests/sdt-list/contract-releases.sh \
 	tests/sdt-list/walk.sh \
+	tests/sdt-list/note-alias.sh \
+	tests/sdt-list/walk-fds.sh \
 	tests/sdt-list/all-processes.sh
 TESTS += $(SDT_LIST_TESTS)
 EXTRA_DIST += $(SDT_LIST_TESTS) \
