@@ -1167,7 +1167,9 @@ static int build_id_in(Elf_Scn *scn, unsigned char *buf, size_t len)
 	size_t off = 0, next, name_at, desc_at;
 	GElf_Nhdr nh;
 
-	if (!d || !d->d_buf)
+	if (!d)
+		return -EIO; /* out of memory, or unreadable: not "none" */
+	if (!d->d_buf)
 		return -ENOENT;
 	for (; off < d->d_size; off = next) {
 		next = gelf_getnote(d, off, &nh, &name_at, &desc_at);

@@ -74,6 +74,11 @@ int inv_record_read(struct inv_record *rec, const struct out *o, int fd,
 	rec->fd = fd;
 	rec->size = (uint64_t)st.st_size;
 	r = sdt_elf_build_id(&rec->f, rec->build_id, sizeof(rec->build_id));
+	if (r == -EIO) {
+		inv_record_free(rec);
+		snprintf(err, errlen, "cannot read its build-id note");
+		return -EIO;
+	}
 	rec->build_id_len = r > 0 ? r : 0;
 	if (inv_add_file(rec, st.st_dev, st.st_ino, name) < 0)
 		goto nomem;

@@ -175,10 +175,12 @@ static void bt_fields(FILE *out, const struct object *obj,
 
 	if (m) {
 		layout_bt_probe(m, obj, p, &gs->sig, shown);
-		if (fclose(m) != 0 || !fields) {
+		/* Out of memory in the detour: the fields go straight out. */
+		if ((ferror(m) | fclose(m)) != 0 || !fields) {
 			free(fields);
 			fields = NULL;
 			len = 0;
+			m = NULL;
 		}
 		strings |= fields && strstr(fields, "str(") != NULL;
 	}
@@ -190,7 +192,7 @@ static void bt_fields(FILE *out, const struct object *obj,
 	bt_printf(out, p, gs, shown);
 	if (fields)
 		fwrite(fields, 1, len, out);
-	else if (!m) /* no memory for the detour: straight out */
+	else if (!m) /* no memory for the detour */
 		layout_bt_probe(out, obj, p, &gs->sig, shown);
 	free(fields);
 }

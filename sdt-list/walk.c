@@ -129,6 +129,16 @@ static void walk_errno(struct walk *w, const char *path, const char *what,
 	walk_error(w, path, msg);
 }
 
+/* seen_before() for the walk at w->path: out of memory is said. */
+static int seen_once(struct walk *w, const struct stat *st)
+{
+	int r = seen_before(&w->seen, st);
+
+	if (r < 0)
+		walk_error(w, w->path, "out of memory: not read");
+	return r;
+}
+
 /* One regular file open on FD: listed when it is an object with probes. */
 static void read_file(struct walk *w, int fd, const char *path, int named)
 {
@@ -258,8 +268,7 @@ static void walk_subdir(struct walk *w, int dfd, const char *name, size_t len,
 		return;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode) ||
-	    (w->one_fs && st.st_dev != w->top_dev) ||
-	    seen_before(&w->seen, &st) != 0) {
+	    (w->one_fs && st.st_dev != w->top_dev) || seen_once(w, &st) != 0) {
 		close(fd);
 		return;
 	}
@@ -277,7 +286,7 @@ static void walk_file(struct walk *w, struct peek_item *it)
 		w->t.files++; /* not ELF (or gone): not a word */
 		return;
 	}
-	if (seen_before(&w->seen, &it->st) != 0) {
+	if (seen_once(w, &it->st) != 0) {
 		close(it->fd);
 		return;
 	}
@@ -429,7 +438,7 @@ static void walk_top(struct walk *w, const char *arg)
 			close(fd);
 		return;
 	}
-	if (seen_before(&w->seen, &st) != 0) {
+	if (seen_once(w, &st) != 0) {
 		close(fd);
 		return;
 	}

@@ -32,6 +32,7 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/walk.sh \
 	tests/sdt-list/note-alias.sh \
 	tests/sdt-list/walk-fds.sh \
+	tests/sdt-list/alloc-fail.sh \
 	tests/sdt-list/all-processes.sh
 TESTS += $(SDT_LIST_TESTS)
 EXTRA_DIST += $(SDT_LIST_TESTS) \
@@ -50,3 +51,8 @@ EXTRA_DIST += $(SDT_LIST_TESTS) \
 	tests/sdt-list/contract/bcc-ruby.bt \
 	tests/sdt-list/contract/bcc-java.bt \
 	tests/sdt-list/contract/bcc-postgres.bt
+
+# LD_PRELOAD'ed by the tests that make one allocation fail at a time.
+check_LTLIBRARIES += tests/tools/libfailalloc.la
+tests_tools_libfailalloc_la_SOURCES = tests/tools/failalloc.c
+tests_tools_libfailalloc_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
