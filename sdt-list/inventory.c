@@ -369,6 +369,14 @@ static void json_str_or_null(FILE *out, const char *key, const char *s)
 		fputs("null", out);
 }
 
+static void json_path_or_null(FILE *out, const char *key, const char *s)
+{
+	if (s)
+		put_json_path(out, key, s);
+	else
+		fprintf(out, ",\"%s\":null", key);
+}
+
 static void json_proc(FILE *out, const struct out *o,
 		      const struct inv_record *rec, const struct inv_proc *p)
 {
@@ -376,12 +384,12 @@ static void json_proc(FILE *out, const struct out *o,
 	int first = 1;
 
 	fprintf(out, "\n  {\"pid\":%d", p->pid);
-	json_str_or_null(out, "exe", p->exe);
-	json_str_or_null(out, "path", p->path);
+	json_path_or_null(out, "exe", p->exe);
+	json_path_or_null(out, "path", p->path);
 	fprintf(out, ",\"file\":%zu", p->file);
-	json_str_or_null(out, "cgroup", p->cgroup);
+	json_path_or_null(out, "cgroup", p->cgroup);
 	json_str_or_null(out, "mount_namespace", p->mnt_ns);
-	json_str_or_null(out, "root", p->root);
+	json_path_or_null(out, "root", p->root);
 	fputs(",\"semaphores\":[", out);
 	for (size_t g = 0; g < obj->ngroups; g++) {
 		if (p->semaphore[g] == -2 || !group_wanted(o, obj, g))
@@ -400,6 +408,27 @@ static void json_proc(FILE *out, const struct out *o,
 	fputs("]}", out);
 }
 
+/* "paths_bytes": beside "paths" when one is not UTF-8, null for the rest. */
+static void json_paths_bytes(FILE *out, const struct inv_record *rec)
+{
+	size_t i = 0;
+
+	while (i < rec->nfiles && is_utf8(rec->files[i].path))
+		i++;
+	if (i == rec->nfiles)
+		return;
+	fputs(",\"paths_bytes\":[", out);
+	for (i = 0; i < rec->nfiles; i++) {
+		if (i)
+			fputc(',', out);
+		if (is_utf8(rec->files[i].path))
+			fputs("null", out);
+		else
+			put_json_bytes(out, rec->files[i].path);
+	}
+	fputc(']', out);
+}
+
 static void json_files(FILE *out, const struct inv_record *rec)
 {
 	fputs(",\"paths\":[", out);
@@ -408,12 +437,15 @@ static void json_files(FILE *out, const struct inv_record *rec)
 			fputc(',', out);
 		put_json_str(out, rec->files[i].path);
 	}
-	fputs("],\"files\":[", out);
+	fputc(']', out);
+	json_paths_bytes(out, rec);
+	fputs(",\"files\":[", out);
 	for (size_t i = 0; i < rec->nfiles; i++) {
 		const struct inv_file *f = &rec->files[i];
 
 		fputs(i ? ",{\"path\":" : "{\"path\":", out);
 		put_json_str(out, f->path);
+		put_json_exact(out, "path", f->path);
 		fprintf(out, ",\"device\":\"%u:%u\",\"inode\":%llu}",
 			major(f->dev), minor(f->dev),
 			(unsigned long long)f->ino);
