@@ -397,11 +397,100 @@ static size_t check_in(struct bt_run *r, const struct attach *a,
 	return matched;
 }
 
+/*
+ * What bpftrace's grammar refuses in an attach point's path written
+ * without quotes, as measured with each release on Debian (the test
+ * tests/sdt-list/bt-paths.sh holds the installed one to it): a syntax
+ * error, so the whole program never runs. Blanks, control bytes, `,' and
+ * `{' end the attach point in every release. 0.17 also refuses a `+'
+ * before `+', `-', `/' or `#' (`libstdc++.so.6'), and a `:' even quoted.
+ */
+static const struct bt_path_rule {
+	const char *version;
+	const char *chars;	/* refused anywhere in the path */
+	const char *after_plus; /* refused right after a `+' */
+	int ascii;		/* refuses bytes past 0x7e */
+} bt_path_rules[] = {
+	{ "0.17", "!$%&'(),:;<=>?@^`{|}~", "+-/#", 1 },
+	{ "0.23", "!$%&'(),:;<=>?@^`{|}~", "", 1 },
+	{ "0.27", "$,:@{", "", 0 },
+};
+
+/* Where RULE refuses the unquoted PATH (the bytes at the point), or NULL. */
+static const char *path_refused(const struct bt_path_rule *rule,
+				const char *path)
+{
+	for (const char *p = path; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c <= ' ' || c == 0x7f || (rule->ascii && c > 0x7e) ||
+		    strchr(rule->chars, c))
+			return p;
+		if (c == '+' && p[1] && strchr(rule->after_plus, p[1]))
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * The releases whose grammar refuses A's path: a problem naming them and
+ * the quoted form. Returns whether any does.
+ */
+static int check_path_grammar(struct bt_run *r, const struct attach *a)
+{
+	const char *at = NULL;
+	char versions[64] = "", bad[3] = "";
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(bt_path_rules) / sizeof(*bt_path_rules);
+	     i++) {
+		const char *p =
+			a->quoted ? NULL
+				  : path_refused(&bt_path_rules[i], a->path);
+
+		/* 0.17 reads a quoted `:' as the field's end all the same */
+		if (a->quoted && i == 0 && strchr(a->path, ':'))
+			p = strchr(a->path, ':');
+		if (!p)
+			continue;
+		if (!at)
+			at = p;
+		n += (size_t)snprintf(versions + n, sizeof(versions) - n,
+				      "%s%s", n ? ", " : "",
+				      bt_path_rules[i].version);
+	}
+	if (!at)
+		return 0;
+	bad[0] = *at;
+	bad[1] = *at == '+' ? at[1] : '\0';
+	problem(r, a, NULL);
+	fprintf(stdout, "bpftrace %s cannot parse the path at `", versions);
+	put_text(stdout, bad);
+	if (a->quoted) {
+		fputs("' even quoted: attach through a link to it whose path "
+		      "has no `:'\n",
+		      stdout);
+		return 1;
+	}
+	fputs("' (a syntax error): quote it, usdt:\"", stdout);
+	put_text(stdout, a->path);
+	fputs("\":", stdout);
+	if (a->provider[0]) {
+		put_text(stdout, a->provider);
+		fputc(':', stdout);
+	}
+	put_text(stdout, a->name);
+	fputc('\n', stdout);
+	return 1;
+}
+
 static void check_attach(struct bt_run *r, const struct attach *a)
 {
 	size_t named = 0, matched = 0;
 
 	r->attach_points++;
+	if (check_path_grammar(r, a))
+		return;
 	if (strpbrk(a->provider, "?[") || strpbrk(a->name, "?[")) {
 		problem(r, a, NULL);
 		fputs("bpftrace's only wildcard is `*': `?' and `[' are a "

@@ -133,6 +133,20 @@ int is_utf8(const char *s)
 	return 1;
 }
 
+int is_shown_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		int n = *p < 0x80 ? 1 : utf8_len(p);
+
+		if (!n || is_control(utf8_cp(p, n)))
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
 /*
  * JSON strings are Unicode: a byte that is no UTF-8 becomes U+FFFD there,
  * and two paths that differ only in such bytes would read alike. The

@@ -17,10 +17,14 @@
 
 #include "scripts.h"
 
-/* Why bpftrace 0.17 cannot attach to PATH as `usdt:"PATH"', or NULL. */
+/*
+ * Why bpftrace 0.17 cannot attach to PATH as `usdt:"PATH"', or NULL. Any
+ * UTF-8 text goes in quotes (0.17, 0.23 and 0.27 take it); a control
+ * character or a byte that is no UTF-8 would not survive the program.
+ */
 static const char *bt_path_problem(const char *path)
 {
-	if (!all_printable(path))
+	if (!is_shown_utf8(path))
 		return "its path holds bytes that cannot be written into a "
 		       "program safely";
 	if (strpbrk(path, "\"\\"))

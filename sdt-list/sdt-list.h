@@ -55,6 +55,8 @@ void put_text(FILE *out, const char *s);
 void put_json_str(FILE *out, const char *s);
 /* S is valid UTF-8 (or empty). */
 int is_utf8(const char *s);
+/* S is valid UTF-8 with no control or format character: shown as it is. */
+int is_shown_utf8(const char *s);
 /*
  * ,"KEY":S and, when S is not UTF-8, ,"KEY_bytes": its bytes percent-
  * encoded (escape.c): a path exact to the byte.
