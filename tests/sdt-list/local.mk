@@ -35,6 +35,7 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/alloc-fail.sh \
 	tests/sdt-list/json-bytes.sh \
 	tests/sdt-list/bt-paths.sh \
+	tests/sdt-list/hostile-inputs.sh \
 	tests/sdt-list/all-processes.sh
 TESTS += $(SDT_LIST_TESTS)
 EXTRA_DIST += $(SDT_LIST_TESTS) \
