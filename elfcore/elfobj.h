@@ -72,8 +72,10 @@ struct sdt_elf {
 	void *elf_; /* Elf * */
 	struct sdt_elf_section *sections_;
 	size_t nsections_;
-	unsigned char **owned_; /* relocated copies of note sections */
+	unsigned char **owned_; /* the note bytes read */
 	size_t nowned_;
+	const unsigned char *image_; /* sdt_elf_open_image()'s bytes */
+	uint64_t budget_; /* what libelf may still read: see elfread.c */
 	int fd_;
 	int own_fd_;
 };
@@ -123,7 +125,8 @@ int sdt_elf_soname(const struct sdt_elf *f, char *buf, size_t len);
 /*
  * F's GNU build-id (NT_GNU_BUILD_ID, what debuginfod and perf key objects
  * by) into BUF: its length in bytes, -ENOENT when F has none, -ENOSPC
- * when it is longer than LEN.
+ * when it is longer than LEN, -EIO when a note section holding it could
+ * not be read (out of memory).
  */
 int sdt_elf_build_id(const struct sdt_elf *f, unsigned char *buf, size_t len);
 

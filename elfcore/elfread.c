@@ -51,6 +51,7 @@ struct sdt_elf_section {
 	uint64_t addr, size, offset, flags;
 	uint32_t type, link, info;
 	Elf_Scn *scn;
+	int charged; /* its bytes counted against the file's size */
 };
 
 __attribute__((format(printf, 2, 3))) static void warn(struct sdt_elf *f,
@@ -213,21 +214,149 @@ static int read_sections(struct sdt_elf *f, const GElf_Ehdr *eh, uint64_t size,
 }
 
 /* ------------------------------------------------------------------ */
-/* Relocations of the notes of a relocatable object                    */
+/* Note bytes, read once                                               */
 
-/* What the absolute relocation at OFFSET of the section refers to. */
+/*
+ * Section headers are the file's word on where its notes are, and a hostile
+ * file can give ten thousand of them the same bytes: read per section, 70 kB
+ * of notes would become ten million probes and gigabytes. So the note
+ * sections' file ranges are merged into spans, each span is read once, and
+ * the notes are decoded in file order: a section that starts inside bytes
+ * already decoded goes on where the decoding stopped, as if the sections
+ * that overlap were one. Every note is decoded once, a file's probe count
+ * is bounded by its size, and the work by the bytes its notes cover.
+ */
+struct note_span {
+	uint64_t start, end; /* file offsets */
+	unsigned char *bytes;
+};
+
+struct note_sec {
+	size_t shndx;
+	uint64_t start, end; /* file offsets */
+};
+
+/* What the absolute relocation at file OFFSET refers to. */
 struct ref_at {
 	uint64_t offset;
 	struct sdt_sym_ref ref;
 };
 
-/* A note section's bytes with its relocations applied, as readelf does. */
-struct relocated {
-	unsigned char *bytes; /* NULL: no relocations */
-	size_t size;
+struct note_bytes {
+	struct note_span *spans; /* in file order, disjoint */
+	size_t nspans;
 	struct ref_at *refs; /* sorted by offset once complete */
-	size_t nrefs;
+	size_t nrefs, refs_cap;
 };
+
+/* Keep BYTES for the life of F: its probes' strings point into them. */
+static int own(struct sdt_elf *f, unsigned char *bytes)
+{
+	unsigned char **n =
+		realloc(f->owned_, (f->nowned_ + 1) * sizeof(*f->owned_));
+
+	if (!n)
+		return -ENOMEM;
+	f->owned_ = n;
+	n[f->nowned_++] = bytes;
+	return 0;
+}
+
+static int read_at(const struct sdt_elf *f, uint64_t off, size_t len,
+		   unsigned char *buf)
+{
+	if (f->image_) {
+		memcpy(buf, f->image_ + off, len);
+		return 0;
+	}
+	while (len) {
+		ssize_t n = pread(f->fd_, buf, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO; /* it shrank under us */
+		buf += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* The span that holds file bytes [OFF, OFF + LEN), or NULL. */
+static struct note_span *span_of(const struct note_bytes *nb, uint64_t off,
+				 uint64_t len)
+{
+	size_t lo = 0, hi = nb->nspans;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		struct note_span *sp = &nb->spans[mid];
+
+		if (off < sp->start)
+			hi = mid;
+		else if (off >= sp->end)
+			lo = mid + 1;
+		else
+			return len <= sp->end - off ? sp : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * Merge the ranges of SECS (sorted) into spans and read each. The bytes
+ * stay with F: its probes' strings point into them.
+ */
+static int read_spans(struct sdt_elf *f, const struct note_sec *secs,
+		      size_t nsecs, struct note_bytes *nb)
+{
+	uint64_t total = 0;
+	int r;
+
+	nb->spans = calloc(nsecs ? nsecs : 1, sizeof(*nb->spans));
+	if (!nb->spans)
+		return -ENOMEM;
+	for (size_t i = 0; i < nsecs; i++) {
+		struct note_span *sp =
+			nb->nspans ? &nb->spans[nb->nspans - 1] : NULL;
+
+		if (sp && secs[i].start < sp->end) {
+			if (secs[i].end > sp->end)
+				sp->end = secs[i].end;
+			continue;
+		}
+		sp = &nb->spans[nb->nspans++];
+		sp->start = secs[i].start;
+		sp->end = secs[i].end;
+	}
+	for (size_t i = 0; i < nb->nspans; i++) {
+		struct note_span *sp = &nb->spans[i];
+		size_t len = (size_t)(sp->end - sp->start);
+
+		total += len;
+		if (total > SECTION_READ_MAX) {
+			warn(f, "%s not read past %llu MiB of notes",
+			     SDT_NOTE_SECTION, SECTION_READ_MAX >> 20);
+			nb->nspans = i;
+			break;
+		}
+		if (!(sp->bytes = malloc(len)) || (r = own(f, sp->bytes)) < 0) {
+			free(sp->bytes);
+			sp->bytes = NULL;
+			return -ENOMEM;
+		}
+		if ((r = read_at(f, sp->start, len, sp->bytes)) < 0) {
+			warn(f, "%s unreadable: %s", SDT_NOTE_SECTION,
+			     strerror(-r));
+			nb->nspans = i;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Relocations of the notes of a relocatable object                    */
 
 struct reloc {
 	uint64_t offset; /* in the note section */
@@ -289,31 +418,38 @@ static int ref_of(const struct sdt_elf *f, const struct sdt_elf_section *symtab,
 	return name ? 0 : -1;
 }
 
-static int add_ref(struct relocated *rc, uint64_t offset,
+static int add_ref(struct note_bytes *nb, uint64_t offset,
 		   const struct sdt_sym_ref *ref)
 {
-	struct ref_at *n = realloc(rc->refs, (rc->nrefs + 1) * sizeof(*n));
+	if (nb->nrefs == nb->refs_cap) {
+		size_t ncap = nb->refs_cap ? 2 * nb->refs_cap : 64;
+		struct ref_at *n = realloc(nb->refs, ncap * sizeof(*n));
 
-	if (!n)
-		return -ENOMEM;
-	rc->refs = n;
-	n[rc->nrefs].offset = offset;
-	n[rc->nrefs].ref = *ref;
-	rc->nrefs++;
+		if (!n)
+			return -ENOMEM;
+		nb->refs = n;
+		nb->refs_cap = ncap;
+	}
+	nb->refs[nb->nrefs].offset = offset;
+	nb->refs[nb->nrefs].ref = *ref;
+	nb->nrefs++;
 	return 0;
 }
 
-static int apply_reloc(struct sdt_elf *f, struct relocated *rc,
+/* Apply R, a relocation of note section NOTES, to the bytes read. */
+static int apply_reloc(struct sdt_elf *f, struct note_bytes *nb,
+		       const struct sdt_elf_section *notes,
 		       const struct sdt_elf_section *symtab,
 		       const struct reloc *r)
 {
 	const struct sdt_target *t = &f->target;
 	unsigned size;
 	enum sdt_reloc_op op = sdt_target_data_reloc(t, r->type, &size);
+	struct note_span *sp;
 	unsigned char *field;
 	int64_t addend = r->addend;
 	struct sdt_sym_ref ref;
-	uint64_t value;
+	uint64_t value, at = notes->offset + r->offset;
 
 	if (op == SDT_RELOC_NONE) {
 		if (r->type) /* R_*_NONE is 0 everywhere */
@@ -321,11 +457,13 @@ static int apply_reloc(struct sdt_elf *f, struct relocated *rc,
 			     SDT_NOTE_SECTION);
 		return 0;
 	}
-	if (r->offset > rc->size || size > rc->size - r->offset) {
+	if (r->offset > notes->size || size > notes->size - r->offset) {
 		warn(f, "a relocation of %s lies outside it", SDT_NOTE_SECTION);
 		return 0;
 	}
-	field = rc->bytes + r->offset;
+	if (!(sp = span_of(nb, at, size)))
+		return 0; /* past what was read: the warning is there */
+	field = sp->bytes + (at - sp->start);
 	if (!r->rela)
 		addend = (int64_t)field_get(t, field, size);
 	if (ref_of(f, symtab, r->sym, addend, &ref, &value) < 0) {
@@ -339,12 +477,12 @@ static int apply_reloc(struct sdt_elf *f, struct relocated *rc,
 		value = field_get(t, field, size) - value;
 	field_put(t, field, size, value);
 	if (op == SDT_RELOC_ABS && size == sdt_target_addr_size(t))
-		return add_ref(rc, r->offset, &ref);
+		return add_ref(nb, at, &ref);
 	return 0;
 }
 
 static int apply_relocs(struct sdt_elf *f, const struct sdt_elf_section *rs,
-			struct relocated *rc)
+			struct note_bytes *nb)
 {
 	Elf_Data *d = elf_getdata(rs->scn, NULL);
 	int rela = rs->type == SHT_RELA;
@@ -375,7 +513,8 @@ static int apply_relocs(struct sdt_elf *f, const struct sdt_elf_section *rs,
 		rl.addend = ra.r_addend;
 		rl.type = (uint32_t)GELF_R_TYPE(ra.r_info);
 		rl.sym = (size_t)GELF_R_SYM(ra.r_info);
-		r = apply_reloc(f, rc, &f->sections_[rs->link], &rl);
+		r = apply_reloc(f, nb, &f->sections_[rs->info],
+				&f->sections_[rs->link], &rl);
 	}
 	return r;
 }
@@ -388,69 +527,64 @@ static int cmp_refs(const void *a, const void *b)
 	return oa < ob ? -1 : oa > ob;
 }
 
-/* Section I exists and is more than we read. */
-static int too_big(const struct sdt_elf *f, size_t i)
+/*
+ * Libelf reads each section it is asked for into memory of its own, so
+ * sections that alias each other would cost their size each time. What
+ * the relocations and type records make it read is charged against the
+ * file's size: sections that do not overlap never exceed it.
+ */
+static int charge(struct sdt_elf *f, size_t i)
 {
-	return i < f->nsections_ && f->sections_[i].size > SECTION_READ_MAX;
+	struct sdt_elf_section *s;
+
+	if (i >= f->nsections_)
+		return -1;
+	s = &f->sections_[i];
+	if (s->charged || s->type == SHT_NOBITS)
+		return 0;
+	if (s->size > SECTION_READ_MAX || s->size > f->budget_)
+		return -1;
+	f->budget_ -= s->size;
+	s->charged = 1;
+	return 0;
 }
 
-/* Copy note section SHNDX (DATA) and apply every relocation against it. */
-static int relocate(struct sdt_elf *f, size_t shndx, const Elf_Data *data,
-		    struct relocated *rc)
+/* Apply every relocation of every note section read, as readelf does. */
+static int relocate(struct sdt_elf *f, const unsigned char *is_note,
+		    struct note_bytes *nb)
 {
 	int r = 0;
 
 	for (size_t i = 1; i < f->nsections_ && r == 0; i++) {
 		const struct sdt_elf_section *s = &f->sections_[i];
 
-		if ((s->type != SHT_REL && s->type != SHT_RELA) ||
-		    s->info != shndx || !s->scn)
+		if ((s->type != SHT_REL && s->type != SHT_RELA) || !s->scn ||
+		    s->info >= f->nsections_ || !is_note[s->info])
 			continue;
-		if (s->size > SECTION_READ_MAX || too_big(f, s->link) ||
-		    (s->link < f->nsections_ &&
-		     too_big(f, f->sections_[s->link].link))) {
+		if (charge(f, i) < 0 || charge(f, s->link) < 0 ||
+		    charge(f, f->sections_[s->link].link) < 0) {
 			warn(f,
-			     "relocations of %s too large to read: "
-			     "addresses not relocated",
+			     "relocations of %s too large to read, or "
+			     "overlapping: addresses not relocated",
 			     SDT_NOTE_SECTION);
 			continue;
 		}
-		if (!rc->bytes) {
-			rc->bytes = malloc(data->d_size ? data->d_size : 1);
-			if (!rc->bytes)
-				return -ENOMEM;
-			memcpy(rc->bytes, data->d_buf, data->d_size);
-			rc->size = data->d_size;
-		}
-		r = apply_relocs(f, s, rc);
+		r = apply_relocs(f, s, nb);
 	}
-	if (rc->nrefs)
-		qsort(rc->refs, rc->nrefs, sizeof(*rc->refs), cmp_refs);
+	if (nb->nrefs)
+		qsort(nb->refs, nb->nrefs, sizeof(*nb->refs), cmp_refs);
 	return r;
 }
 
-/* The reference of the field at OFFSET, or none. */
-static struct sdt_sym_ref ref_for(const struct relocated *rc, uint64_t offset)
+/* The reference of the field at file offset OFFSET, or none. */
+static struct sdt_sym_ref ref_for(const struct note_bytes *nb, uint64_t offset)
 {
 	struct ref_at key = { .offset = offset };
-	const struct ref_at *r = rc->nrefs ? bsearch(&key, rc->refs, rc->nrefs,
+	const struct ref_at *r = nb->nrefs ? bsearch(&key, nb->refs, nb->nrefs,
 						     sizeof(key), cmp_refs)
 					   : NULL;
 
 	return r ? r->ref : (struct sdt_sym_ref){ 0 };
-}
-
-/* Keep BYTES for the life of F: its probes' strings point into them. */
-static int own(struct sdt_elf *f, unsigned char *bytes)
-{
-	unsigned char **n =
-		realloc(f->owned_, (f->nowned_ + 1) * sizeof(*f->owned_));
-
-	if (!n)
-		return -ENOMEM;
-	f->owned_ = n;
-	n[f->nowned_++] = bytes;
-	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -470,61 +604,124 @@ static int add_probe(struct sdt_elf *f, const struct sdt_probe *p, size_t *cap)
 	return 0;
 }
 
-/* Decode the notes of BUF (note section SHNDX) into F's probes. */
-static int decode_notes(struct sdt_elf *f, size_t shndx,
-			const unsigned char *buf, size_t size,
-			const struct relocated *rc, size_t *cap)
+/*
+ * Decode the notes of note section S from file offset *AT to its end, from
+ * the bytes read; *AT ends where the decoding stopped.
+ */
+static int decode_notes(struct sdt_elf *f, const struct note_sec *s,
+			const struct note_bytes *nb, uint64_t *at, size_t *cap)
 {
 	unsigned asz = sdt_target_addr_size(&f->target);
+	const struct note_span *sp = span_of(nb, *at, s->end - *at);
+	const unsigned char *buf;
+	size_t size, off = 0, prev = 0;
 	struct sdt_probe p;
-	size_t off = 0;
 	int r;
 
+	if (!sp)
+		return 0; /* not read: the warning says why */
+	buf = sp->bytes + (*at - sp->start);
+	size = (size_t)(s->end - *at);
 	memset(&p, 0, sizeof(p));
-	p.shndx_ = shndx;
+	p.shndx_ = s->shndx;
 	while ((r = sdt_note_decode(&f->target, buf, size, &off, &p.note)) >=
 	       0) {
+		uint64_t note_at = *at + prev;
+
+		prev = off;
 		if (r != 1)
 			continue;
-		p.note_offset = off;
+		p.note_offset = note_at - (f->sections_[s->shndx].offset);
 		/* The strings follow the three address fields. */
 		p.desc_offset_ =
-			(size_t)((const unsigned char *)p.note.provider - buf) -
+			(size_t)(*at + (size_t)((const unsigned char *)
+							p.note.provider -
+						buf)) -
 			3 * asz;
-		p.pc_ref = ref_for(rc, p.desc_offset_);
-		p.sema_ref = ref_for(rc, p.desc_offset_ + 2 * asz);
+		p.pc_ref = ref_for(nb, p.desc_offset_);
+		p.sema_ref = ref_for(nb, p.desc_offset_ + 2 * asz);
 		if ((r = add_probe(f, &p, cap)) < 0)
 			return r;
 	}
 	if (r == -EINVAL)
-		warn(f, "malformed note at offset %zu of %s: later probes lost",
-		     off, SDT_NOTE_SECTION);
+		warn(f,
+		     "malformed note at offset %llu of %s: later probes lost",
+		     (unsigned long long)(*at + off -
+					  f->sections_[s->shndx].offset),
+		     SDT_NOTE_SECTION);
+	*at += off;
 	return 0;
 }
 
-static int read_note_section(struct sdt_elf *f, size_t shndx, size_t *cap)
+static int cmp_secs(const void *a, const void *b)
 {
-	Elf_Data *d = elf_rawdata(f->sections_[shndx].scn, NULL);
-	struct relocated rc = { 0 };
+	const struct note_sec *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1; /* the widest first */
+	return x->shndx < y->shndx ? -1 : x->shndx > y->shndx;
+}
+
+/* Listings keep the file's order: by section, then within it. */
+static int cmp_probes(const void *a, const void *b)
+{
+	const struct sdt_probe *x = a, *y = b;
+
+	if (x->shndx_ != y->shndx_)
+		return x->shndx_ < y->shndx_ ? -1 : 1;
+	return x->note_offset < y->note_offset	 ? -1
+	       : x->note_offset > y->note_offset ? 1
+						 : 0;
+}
+
+/* SECS (sorted) one after another, each note once. */
+static int decode_sections(struct sdt_elf *f, const struct note_sec *secs,
+			   size_t nsecs, const struct note_bytes *nb)
+{
+	uint64_t done = 0; /* where the decoding last stopped */
+	size_t cap = 0;
+	int overlap = 0, r = 0;
+
+	for (size_t i = 0; i < nsecs && r == 0; i++) {
+		uint64_t at = secs[i].start;
+
+		if (at < done) {
+			overlap = 1;
+			at = done;
+		}
+		if (at >= secs[i].end)
+			continue;
+		r = decode_notes(f, &secs[i], nb, &at, &cap);
+		if (at > done)
+			done = at;
+	}
+	if (overlap)
+		warn(f,
+		     "%s sections overlap in the file: their notes are "
+		     "read once",
+		     SDT_NOTE_SECTION);
+	if (f->nprobes > 1)
+		qsort(f->probes, f->nprobes, sizeof(*f->probes), cmp_probes);
+	return r;
+}
+
+static int read_note_sections(struct sdt_elf *f, struct note_sec *secs,
+			      size_t nsecs, const unsigned char *is_note)
+{
+	struct note_bytes nb = { 0 };
 	int r;
 
-	if (!d) {
-		warn(f, "note section unreadable: %s", elf_errmsg(-1));
-		return 0;
-	}
-	if (!d->d_buf)
-		return 0;
+	qsort(secs, nsecs, sizeof(*secs), cmp_secs);
+	r = read_spans(f, secs, nsecs, &nb);
 	/* A relocatable object's notes are only whole once relocated. */
-	if (f->type == ET_REL && (r = relocate(f, shndx, d, &rc)) < 0)
-		goto out;
-	if (rc.bytes && (r = own(f, rc.bytes)) < 0)
-		goto out;
-	r = decode_notes(f, shndx, rc.bytes ? rc.bytes : d->d_buf, d->d_size,
-			 &rc, cap);
-	rc.bytes = NULL; /* owned by F now */
-out:
-	free(rc.bytes);
-	free(rc.refs);
+	if (r == 0 && f->type == ET_REL)
+		r = relocate(f, is_note, &nb);
+	if (r == 0)
+		r = decode_sections(f, secs, nsecs, &nb);
+	free(nb.spans);
+	free(nb.refs);
 	return r;
 }
 
@@ -543,14 +740,19 @@ static int add_type_note(struct sdt_elf *f, const char *desc, size_t size)
 }
 
 /* sdtkit type records: libelf turns the note headers to our byte order. */
-static int read_type_section(struct sdt_elf *f, Elf_Scn *scn)
+static int read_type_section(struct sdt_elf *f, size_t i)
 {
-	Elf_Data *d = elf_getdata(scn, NULL);
+	Elf_Data *d;
 	size_t off = 0, next, name_at, desc_at;
 	GElf_Nhdr nh;
 	int r;
 
 	/* Damage here costs type names, never the listing: no warning(). */
+	if (charge(f, i) < 0) {
+		f->types_damaged = 1;
+		return 0;
+	}
+	d = elf_getdata(f->sections_[i].scn, NULL);
 	if (!d || (d->d_size && !d->d_buf)) {
 		f->types_damaged = 1;
 		return 0;
@@ -576,13 +778,55 @@ static int read_type_section(struct sdt_elf *f, Elf_Scn *scn)
 	return 0;
 }
 
-static int read_notes(struct sdt_elf *f)
+/*
+ * Type sections that alias one another are read once (their records would
+ * count twice); one that overlaps another in part is read whole, within the
+ * budget charge() keeps.
+ */
+static int read_type_sections(struct sdt_elf *f, struct note_sec *secs,
+			      size_t nsecs)
 {
-	size_t cap = 0;
+	uint64_t covered = 0;
+	size_t keep = 0;
 	int r = 0;
 
-	for (size_t i = 1; i < f->nsections_ && r >= 0; i++) {
+	qsort(secs, nsecs, sizeof(*secs), cmp_secs);
+	for (size_t i = 0; i < nsecs; i++) {
+		if (secs[i].end <= covered && secs[i].start < secs[i].end) {
+			f->types_damaged = 1;
+			continue;
+		}
+		if (secs[i].end > covered)
+			covered = secs[i].end;
+		secs[keep++] = secs[i];
+	}
+	/* Records in the order of their sections. */
+	for (size_t i = 1; i < keep; i++) {
+		struct note_sec s = secs[i];
+		size_t j = i;
+
+		for (; j > 0 && secs[j - 1].shndx > s.shndx; j--)
+			secs[j] = secs[j - 1];
+		secs[j] = s;
+	}
+	for (size_t i = 0; i < keep && r == 0; i++)
+		r = read_type_section(f, secs[i].shndx);
+	return r;
+}
+
+static int read_notes(struct sdt_elf *f)
+{
+	size_t n = f->nsections_, nnotes = 0, ntypes = 0;
+	struct note_sec *notes = calloc(n ? n : 1, sizeof(*notes));
+	struct note_sec *types = calloc(n ? n : 1, sizeof(*types));
+	unsigned char *is_note = calloc(n ? n : 1, 1);
+	int r = -ENOMEM;
+
+	if (!notes || !types || !is_note)
+		goto out;
+	for (size_t i = 1; i < n; i++) {
 		const struct sdt_elf_section *s = &f->sections_[i];
+		struct note_sec ns = { i, s->offset, s->offset + s->size };
 
 		if (!s->scn)
 			continue;
@@ -597,12 +841,21 @@ static int read_notes(struct sdt_elf *f)
 			     SECTION_READ_MAX >> 20);
 		} else if (s->type == SHT_NOTE &&
 			   !strcmp(s->name, SDT_NOTE_SECTION)) {
-			r = read_note_section(f, i, &cap);
+			is_note[i] = 1;
+			if (s->size)
+				notes[nnotes++] = ns;
 		} else if (s->type == SHT_NOTE &&
 			   !strcmp(s->name, SDT_TYPES_SECTION)) {
-			r = read_type_section(f, s->scn);
+			types[ntypes++] = ns;
 		}
 	}
+	r = read_note_sections(f, notes, nnotes, is_note);
+	if (r == 0)
+		r = read_type_sections(f, types, ntypes);
+out:
+	free(notes);
+	free(types);
+	free(is_note);
 	return r;
 }
 
@@ -640,6 +893,7 @@ static int open_elf(struct sdt_elf *f, Elf *elf, uint64_t size, char *err,
 		return set_err(err, errlen, -ENOEXEC, "cannot read as ELF: %s",
 			       elf_errmsg(-1));
 	f->elf_ = elf;
+	f->budget_ = size;
 	r = read_probes(f, size, err, errlen);
 	if (r < 0)
 		sdt_elf_close(f);
@@ -722,6 +976,7 @@ int sdt_elf_open_image(struct sdt_elf *f, const void *image, size_t len,
 		       char *err, size_t errlen)
 {
 	init(f);
+	f->image_ = image;
 	return open_elf(f, elf_memory((char *)image, len), len, err, errlen);
 }
 
@@ -912,7 +1167,9 @@ static int build_id_in(Elf_Scn *scn, unsigned char *buf, size_t len)
 	size_t off = 0, next, name_at, desc_at;
 	GElf_Nhdr nh;
 
-	if (!d || !d->d_buf)
+	if (!d)
+		return -EIO; /* out of memory, or unreadable: not "none" */
+	if (!d->d_buf)
 		return -ENOENT;
 	for (; off < d->d_size; off = next) {
 		next = gelf_getnote(d, off, &nh, &name_at, &desc_at);

@@ -21,6 +21,7 @@
  * does not have (the script was written for another release) is checked
  * against every object, which is the question this mode answers.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,13 +30,17 @@
 #define SCRIPT_MAX (16u << 20) /* a bpftrace program is kilobytes */
 #define MAX_NAMES 16	       /* args.NAME checked per block */
 
-/* One usdt attach point and what its block reads. */
+/*
+ * One usdt attach point and what its block reads: a few hundred bytes and
+ * its fields once (a program may hold tens of thousands).
+ */
 struct attach {
 	unsigned line;
-	char text[1024];			     /* as written */
-	char path[4096], provider[4096], name[4096]; /* "" provider: any */
-	int max_arg;		      /* highest argN read, -1 none */
-	const char *names[MAX_NAMES]; /* args.NAME (into the text) */
+	char *text; /* as written; then path, provider, name, quotes removed */
+	const char *path, *provider, *name; /* "" provider: any */
+	int quoted;			    /* the path is quoted */
+	int max_arg;			    /* highest argN read, -1 none */
+	const char *names[MAX_NAMES];	    /* args.NAME (into the text) */
 	size_t names_len[MAX_NAMES];
 	size_t nnames;
 };
@@ -45,6 +50,7 @@ struct bt_run {
 	const char *text, *end;
 	struct side side;
 	unsigned attach_points, problems, notes;
+	int nomem; /* an allocation failed: the run is an error */
 };
 
 /* ------------------------------------------------------------------ */
@@ -170,67 +176,77 @@ static const char *scan_block(struct attach *a, const char *p, const char *end,
 	return p;
 }
 
-/* One attach point's text: up to a blank, `,', `{' or `/' outside quotes. */
-static const char *take_attach(const char *p, const char *end, char *buf,
-			       size_t len)
+/* One attach point's text: up to a blank, `,' or `{' outside quotes. */
+static const char *take_attach(const char *p, const char *end)
 {
-	size_t n = 0;
-
-	while (p < end && !strchr(" \t\r\n,{", *p)) {
-		const char *q = *p == '"' ? skip_string(p, end) : p + 1;
-
-		/* a predicate follows a blank; a path's `/' is inside */
-		for (; p < q; p++) {
-			if (n + 1 < len)
-				buf[n++] = *p;
-		}
-	}
-	buf[n] = '\0';
+	/* a predicate follows a blank; a path's `/' is inside */
+	while (p < end && !strchr(" \t\r\n,{", *p))
+		p = *p == '"' ? skip_string(p, end) : p + 1;
 	return p;
 }
 
-/* FIELD (quotes removed) of usdt:A:B:C into BUF. */
-static const char *take_field(const char *s, char *buf, size_t len)
+/*
+ * The field at *S (up to `:' outside quotes, quotes removed) into OUT;
+ * *S moves past its `:'. Returns whether it had quotes, or -1 at the end.
+ */
+static int take_field(const char **s, char **out)
 {
-	size_t n = 0;
-	int quoted = 0;
+	const char *p = *s;
+	int quoted = 0, any = 0;
 
-	for (; *s && (quoted || *s != ':'); s++) {
-		if (*s == '"') {
+	if (!p)
+		return -1;
+	for (; *p && (quoted || *p != ':'); p++) {
+		if (*p == '"') {
 			quoted = !quoted;
+			any = 1;
 			continue;
 		}
-		if (n + 1 < len)
-			buf[n++] = *s;
+		*(*out)++ = *p;
 	}
-	buf[n] = '\0';
-	return *s == ':' ? s + 1 : NULL;
+	*(*out)++ = '\0';
+	*s = *p == ':' ? p + 1 : NULL;
+	return any;
 }
 
-/* TEXT is a usdt attach point: its path, provider and name into A. */
-static int parse_usdt(struct attach *a, const char *text)
+/*
+ * The text [P, Q) is a usdt attach point: A gets it and its fields.
+ * Returns 1, 0 when it is not one, -ENOMEM.
+ */
+static int parse_usdt(struct attach *a, const char *p, const char *q)
 {
-	char f[3][4096];
-	const char *s;
-	int n = 0;
+	size_t len = (size_t)(q - p);
+	const char *f[3], *s;
+	char *out;
+	int n = 0, quoted[3] = { 0 };
 
-	if (!strncmp(text, "usdt:", 5))
-		s = text + 5;
-	else if (!strncmp(text, "U:", 2))
-		s = text + 2;
+	if (len > 5 && !strncmp(p, "usdt:", 5))
+		s = p + 5;
+	else if (len > 2 && !strncmp(p, "U:", 2))
+		s = p + 2;
 	else
 		return 0;
-	while (s && n < 3)
-		s = take_field(s, f[n++], sizeof(f[0]));
-	snprintf(a->text, sizeof(a->text), "%s", text);
-	a->path[0] = a->provider[0] = '\0';
-	if (n == 3) {
-		snprintf(a->path, sizeof(a->path), "%s", f[0]);
-		snprintf(a->provider, sizeof(a->provider), "%s", f[1]);
-	} else if (n == 2) {
-		snprintf(a->path, sizeof(a->path), "%s", f[0]);
+	/* the text, then each field: at most its length + 1 more each */
+	if (!(a->text = malloc(2 * len + 4)))
+		return -ENOMEM;
+	memcpy(a->text, p, len);
+	a->text[len] = '\0';
+	s = a->text + (s - p);
+	out = a->text + len + 1;
+	while (s && n < 3) {
+		f[n] = out;
+		quoted[n] = take_field(&s, &out);
+		n++;
 	}
-	snprintf(a->name, sizeof(a->name), "%s", f[n - 1]);
+	a->path = a->provider = "";
+	if (n == 3) {
+		a->path = f[0];
+		a->provider = f[1];
+	} else if (n == 2) {
+		a->path = f[0];
+	}
+	a->quoted = n > 1 && quoted[0];
+	a->name = f[n - 1];
 	return 1;
 }
 
@@ -381,11 +397,100 @@ static size_t check_in(struct bt_run *r, const struct attach *a,
 	return matched;
 }
 
+/*
+ * What bpftrace's grammar refuses in an attach point's path written
+ * without quotes, as measured with each release on Debian (the test
+ * tests/sdt-list/bt-paths.sh holds the installed one to it): a syntax
+ * error, so the whole program never runs. Blanks, control bytes, `,' and
+ * `{' end the attach point in every release. 0.17 also refuses a `+'
+ * before `+', `-', `/' or `#' (`libstdc++.so.6'), and a `:' even quoted.
+ */
+static const struct bt_path_rule {
+	const char *version;
+	const char *chars;	/* refused anywhere in the path */
+	const char *after_plus; /* refused right after a `+' */
+	int ascii;		/* refuses bytes past 0x7e */
+} bt_path_rules[] = {
+	{ "0.17", "!$%&'(),:;<=>?@^`{|}~", "+-/#", 1 },
+	{ "0.23", "!$%&'(),:;<=>?@^`{|}~", "", 1 },
+	{ "0.27", "$,:@{", "", 0 },
+};
+
+/* Where RULE refuses the unquoted PATH (the bytes at the point), or NULL. */
+static const char *path_refused(const struct bt_path_rule *rule,
+				const char *path)
+{
+	for (const char *p = path; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c <= ' ' || c == 0x7f || (rule->ascii && c > 0x7e) ||
+		    strchr(rule->chars, c))
+			return p;
+		if (c == '+' && p[1] && strchr(rule->after_plus, p[1]))
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * The releases whose grammar refuses A's path: a problem naming them and
+ * the quoted form. Returns whether any does.
+ */
+static int check_path_grammar(struct bt_run *r, const struct attach *a)
+{
+	const char *at = NULL;
+	char versions[64] = "", bad[3] = "";
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(bt_path_rules) / sizeof(*bt_path_rules);
+	     i++) {
+		const char *p =
+			a->quoted ? NULL
+				  : path_refused(&bt_path_rules[i], a->path);
+
+		/* 0.17 reads a quoted `:' as the field's end all the same */
+		if (a->quoted && i == 0 && strchr(a->path, ':'))
+			p = strchr(a->path, ':');
+		if (!p)
+			continue;
+		if (!at)
+			at = p;
+		n += (size_t)snprintf(versions + n, sizeof(versions) - n,
+				      "%s%s", n ? ", " : "",
+				      bt_path_rules[i].version);
+	}
+	if (!at)
+		return 0;
+	bad[0] = *at;
+	bad[1] = *at == '+' ? at[1] : '\0';
+	problem(r, a, NULL);
+	fprintf(stdout, "bpftrace %s cannot parse the path at `", versions);
+	put_text(stdout, bad);
+	if (a->quoted) {
+		fputs("' even quoted: attach through a link to it whose path "
+		      "has no `:'\n",
+		      stdout);
+		return 1;
+	}
+	fputs("' (a syntax error): quote it, usdt:\"", stdout);
+	put_text(stdout, a->path);
+	fputs("\":", stdout);
+	if (a->provider[0]) {
+		put_text(stdout, a->provider);
+		fputc(':', stdout);
+	}
+	put_text(stdout, a->name);
+	fputc('\n', stdout);
+	return 1;
+}
+
 static void check_attach(struct bt_run *r, const struct attach *a)
 {
 	size_t named = 0, matched = 0;
 
 	r->attach_points++;
+	if (check_path_grammar(r, a))
+		return;
 	if (strpbrk(a->provider, "?[") || strpbrk(a->name, "?[")) {
 		problem(r, a, NULL);
 		fputs("bpftrace's only wildcard is `*': `?' and `[' are a "
@@ -418,27 +523,47 @@ static void check_attach(struct bt_run *r, const struct attach *a)
 /* ------------------------------------------------------------------ */
 /* The program, top level                                              */
 
+static int grow_list(struct attach **list, size_t *cap)
+{
+	size_t ncap = *cap ? 2 * *cap : 16;
+	struct attach *grown = realloc(*list, ncap * sizeof(**list));
+
+	if (!grown)
+		return -ENOMEM;
+	*list = grown;
+	*cap = ncap;
+	return 0;
+}
+
 /* The attach points before a block at P; the block; returns past it. */
 static const char *check_clause(struct bt_run *r, const char *p, unsigned *line)
 {
 	struct attach *list = NULL;
-	size_t n = 0;
-	char text[1024];
+	size_t n = 0, cap = 0;
 
-	while (p < r->end && *p != '{') {
+	while (p < r->end && *p != '{' && !r->nomem) {
 		unsigned at = *line;
-		struct attach *grown;
+		const char *q = take_attach(p, r->end);
+		int k;
 
-		p = take_attach(p, r->end, text, sizeof(text));
-		if (!text[0]) {
+		if (q == p) {
 			p++; /* a predicate, `=' of a config: not ours */
-		} else if ((grown = realloc(list, (n + 1) * sizeof(*list)))) {
-			list = grown;
-			memset(&list[n], 0, sizeof(list[n]));
-			list[n].line = at;
-			list[n].max_arg = -1;
-			n += parse_usdt(&list[n], text);
+			continue;
 		}
+		if (n == cap && grow_list(&list, &cap) < 0) {
+			r->nomem = 1;
+			break;
+		}
+		memset(&list[n], 0, sizeof(list[n]));
+		list[n].line = at;
+		list[n].max_arg = -1;
+		k = parse_usdt(&list[n], p, q);
+		if (k < 0) {
+			r->nomem = 1;
+			break;
+		}
+		n += (size_t)k;
+		p = q;
 		p = skip_space(p, r->end, line);
 		if (p < r->end && *p == ',')
 			p++;
@@ -451,7 +576,7 @@ static const char *check_clause(struct bt_run *r, const char *p, unsigned *line)
 			}
 		}
 	}
-	if (p < r->end) {
+	if (p < r->end && !r->nomem) {
 		struct attach reads = { .max_arg = -1 };
 
 		p = scan_block(&reads, p, r->end, line);
@@ -464,6 +589,8 @@ static const char *check_clause(struct bt_run *r, const char *p, unsigned *line)
 			check_attach(r, &list[i]);
 		}
 	}
+	for (size_t i = 0; i < n; i++)
+		free(list[i].text);
 	free(list);
 	return p;
 }
@@ -473,7 +600,7 @@ static void check_program(struct bt_run *r)
 	const char *p = r->text;
 	unsigned line = 1;
 
-	while ((p = skip_space(p, r->end, &line)) < r->end)
+	while (!r->nomem && (p = skip_space(p, r->end, &line)) < r->end)
 		p = check_clause(r, p, &line);
 }
 
@@ -538,6 +665,13 @@ int btscript_main(int argc, char **argv)
 	r.text = text;
 	r.end = text + len;
 	check_program(&r);
+	if (r.nomem) {
+		fputs("sdt-list: ", stderr);
+		put_text(stderr, r.script);
+		fputs(": out of memory: the program is not checked\n", stderr);
+		status = EXIT_INPUT;
+		goto out;
+	}
 	if (!r.attach_points)
 		printf("%s: no usdt probe in the program\n", r.script);
 	else

@@ -37,6 +37,7 @@ static struct {
 	size_t ndecls;
 	struct sdt_strbuf text; /* the declarations, in order */
 	int active;
+	int oom; /* a declaration left out for want of memory */
 } bt;
 
 void layout_bt_begin(struct out *o)
@@ -72,7 +73,15 @@ void layout_bt_end(struct out *o)
 
 	if (!bt.active)
 		return;
-	fclose(bt.body);
+	/* glibc's memstream: NULL after a failed last realloc. */
+	if ((ferror(bt.body) | fclose(bt.body)) || !bt.body_buf || bt.oom ||
+	    bt.text.oom) {
+		o->f = bt.real;
+		fputs("sdt-list: out of memory: no program written\n", stderr);
+		o->status = EXIT_INPUT;
+		bt.body_len = 0;
+		goto out;
+	}
 	o->f = bt.real;
 	head = header_end(bt.body_buf, bt.body_len);
 	fwrite(bt.body_buf, 1, head, o->f);
@@ -87,6 +96,7 @@ void layout_bt_end(struct out *o)
 		fputs("#pragma pack(pop)\n", o->f);
 	}
 	fwrite(bt.body_buf + head, 1, bt.body_len - head, o->f);
+out:
 	free(bt.body_buf);
 	for (size_t i = 0; i < bt.ndecls; i++) {
 		free(bt.decls[i]->name);
@@ -354,8 +364,10 @@ static const char *declare(const struct sdt_struct *s, const char *const *names)
 	char *body = struct_body(s, names), *name, *text;
 	struct bt_decl **grown, *d;
 
-	if (!body)
+	if (!body) {
+		bt.oom = 1;
 		return NULL;
+	}
 	for (size_t i = 0; i < bt.ndecls; i++) {
 		if (declares(bt.decls[i], s, body)) {
 			free(body);
@@ -369,6 +381,7 @@ static const char *declare(const struct sdt_struct *s, const char *const *names)
 	text = name ? malloc(strlen(name) + strlen(body) + 1) : NULL;
 	d = malloc(sizeof(*d));
 	if (!grown || !text || !d) {
+		bt.oom = 1;
 		free(d);
 		free(text);
 		free(name);

@@ -354,8 +354,8 @@ static void pair_begin(struct diff_run *d, const struct side_object *a,
 	*first_pair = 0;
 	fputs("{\"old\":", d->out);
 	put_json_str(d->out, a ? a->name : "");
-	fputs(",\"new\":", d->out);
-	put_json_str(d->out, b ? b->name : "");
+	put_json_exact(d->out, "old", a ? a->name : "");
+	put_json_path(d->out, "new", b ? b->name : "");
 	json_value(d->out, "old_soname", a ? a->soname : "");
 	json_value(d->out, "new_soname", b ? b->soname : "");
 	fputs(",\"changes\":[", d->out);

@@ -119,6 +119,72 @@ void put_json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+int is_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		int n = *p < 0x80 ? 1 : utf8_len(p);
+
+		if (!n)
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+int is_shown_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		int n = *p < 0x80 ? 1 : utf8_len(p);
+
+		if (!n || is_control(utf8_cp(p, n)))
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+/*
+ * JSON strings are Unicode: a byte that is no UTF-8 becomes U+FFFD there,
+ * and two paths that differ only in such bytes would read alike. The
+ * bytes themselves go beside it, percent-encoded: printable ASCII but `%'
+ * as it is, every other byte as %XX (upper-case hex). Decoding %XX back
+ * gives the path exactly.
+ */
+void put_json_path(FILE *out, const char *key, const char *s)
+{
+	fprintf(out, ",\"%s\":", key);
+	put_json_str(out, s);
+	put_json_exact(out, key, s);
+}
+
+void put_json_exact(FILE *out, const char *key, const char *s)
+{
+	if (is_utf8(s))
+		return;
+	fprintf(out, ",\"%s_bytes\":", key);
+	put_json_bytes(out, s);
+}
+
+void put_json_bytes(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', out);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p >= 0x20 && *p < 0x7f && *p != '%')
+			fputc(*p, out);
+		else
+			fprintf(out, "%%%02X", *p);
+	}
+	fputc('"', out);
+}
+
 int arg_name_is_identifier(const char *s)
 {
 	if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||

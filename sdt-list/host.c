@@ -300,9 +300,9 @@ static struct host_key *read_object(struct host *h, const struct host_proc *hp,
 	h->t.files++;
 	r = inv_record_read(rec, h->o, fd, path, err, sizeof(err));
 	h->t.elves += rec->is_elf;
+	if (err[0])
+		host_error(h, hp->pid, po->path, err);
 	if (r <= 0) {
-		if (r < 0)
-			host_error(h, hp->pid, po->path, err);
 		free(rec);
 		return r == -ENOMEM ? NULL : add_key(h, po, -1, 0);
 	}

@@ -53,6 +53,8 @@ int inv_record_read(struct inv_record *rec, const struct out *o, int fd,
 
 	memset(rec, 0, sizeof(*rec));
 	rec->fd = -1;
+	if (errlen)
+		err[0] = '\0';
 	if (!inv_elf_magic(fd)) {
 		close(fd);
 		return 0;
@@ -61,6 +63,8 @@ int inv_record_read(struct inv_record *rec, const struct out *o, int fd,
 	rec->is_elf = r != -ENOEXEC;
 	if (r == 0)
 		globs_see_file(o->globs, o->o, &rec->f);
+	if (r == 0 && rec->f.warning[0])
+		snprintf(err, errlen, "%s", rec->f.warning);
 	if (r < 0 || !any_wanted(o, &rec->f) || fstat(fd, &st) < 0) {
 		if (r == 0)
 			sdt_elf_close(&rec->f);
@@ -70,6 +74,11 @@ int inv_record_read(struct inv_record *rec, const struct out *o, int fd,
 	rec->fd = fd;
 	rec->size = (uint64_t)st.st_size;
 	r = sdt_elf_build_id(&rec->f, rec->build_id, sizeof(rec->build_id));
+	if (r == -EIO) {
+		inv_record_free(rec);
+		snprintf(err, errlen, "cannot read its build-id note");
+		return -EIO;
+	}
 	rec->build_id_len = r > 0 ? r : 0;
 	if (inv_add_file(rec, st.st_dev, st.st_ino, name) < 0)
 		goto nomem;
@@ -370,6 +379,14 @@ static void json_str_or_null(FILE *out, const char *key, const char *s)
 		fputs("null", out);
 }
 
+static void json_path_or_null(FILE *out, const char *key, const char *s)
+{
+	if (s)
+		put_json_path(out, key, s);
+	else
+		fprintf(out, ",\"%s\":null", key);
+}
+
 static void json_proc(FILE *out, const struct out *o,
 		      const struct inv_record *rec, const struct inv_proc *p)
 {
@@ -377,12 +394,12 @@ static void json_proc(FILE *out, const struct out *o,
 	int first = 1;
 
 	fprintf(out, "\n  {\"pid\":%d", p->pid);
-	json_str_or_null(out, "exe", p->exe);
-	json_str_or_null(out, "path", p->path);
+	json_path_or_null(out, "exe", p->exe);
+	json_path_or_null(out, "path", p->path);
 	fprintf(out, ",\"file\":%zu", p->file);
-	json_str_or_null(out, "cgroup", p->cgroup);
+	json_path_or_null(out, "cgroup", p->cgroup);
 	json_str_or_null(out, "mount_namespace", p->mnt_ns);
-	json_str_or_null(out, "root", p->root);
+	json_path_or_null(out, "root", p->root);
 	fputs(",\"semaphores\":[", out);
 	for (size_t g = 0; g < obj->ngroups; g++) {
 		if (p->semaphore[g] == -2 || !group_wanted(o, obj, g))
@@ -401,6 +418,33 @@ static void json_proc(FILE *out, const struct out *o,
 	fputs("]}", out);
 }
 
+/* "paths_bytes": beside "paths" when one is not UTF-8, null for the rest. */
+/* A file no path reaches is "" in paths, so it has no bytes either. */
+static int path_is_text(const struct inv_file *f)
+{
+	return f->no_attach || is_utf8(f->path);
+}
+
+static void json_paths_bytes(FILE *out, const struct inv_record *rec)
+{
+	size_t i = 0;
+
+	while (i < rec->nfiles && path_is_text(&rec->files[i]))
+		i++;
+	if (i == rec->nfiles)
+		return;
+	fputs(",\"paths_bytes\":[", out);
+	for (i = 0; i < rec->nfiles; i++) {
+		if (i)
+			fputc(',', out);
+		if (path_is_text(&rec->files[i]))
+			fputs("null", out);
+		else
+			put_json_bytes(out, rec->files[i].path);
+	}
+	fputc(']', out);
+}
+
 static void json_files(FILE *out, const struct inv_record *rec)
 {
 	fputs(",\"paths\":[", out);
@@ -410,12 +454,15 @@ static void json_files(FILE *out, const struct inv_record *rec)
 		put_json_str(out,
 			     rec->files[i].no_attach ? "" : rec->files[i].path);
 	}
-	fputs("],\"files\":[", out);
+	fputc(']', out);
+	json_paths_bytes(out, rec);
+	fputs(",\"files\":[", out);
 	for (size_t i = 0; i < rec->nfiles; i++) {
 		const struct inv_file *f = &rec->files[i];
 
 		fputs(i ? ",{\"path\":" : "{\"path\":", out);
 		put_json_str(out, f->path);
+		put_json_exact(out, "path", f->path);
 		if (f->no_attach) {
 			fputs(",\"no_attach\":", out);
 			put_json_str(out, f->no_attach);

@@ -73,7 +73,8 @@ int inv_elf_magic(int fd);
  * inv_record_free()) into REC, named NAME from our mount namespace.
  * Returns 1 with REC ready (object_init() done) when it has probes, 0
  * when it has none the globs select or is not ELF (FD closed), or a
- * negative errno with the reason in ERR.
+ * negative errno with the reason in ERR. Notes it could not read (the
+ * file's warning) leave ERR set with 0 or 1: the caller says so.
  */
 int inv_record_read(struct inv_record *rec, const struct out *o, int fd,
 		    const char *name, char *err, size_t errlen);

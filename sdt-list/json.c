@@ -133,11 +133,11 @@ static int json_site(FILE *out, struct out *o, struct object *obj,
 	o->json_first = 0;
 	fputs("{\"file\":", out);
 	put_json_str(out, obj->name);
-	fputs(",\"attach\":", out);
+	put_json_exact(out, "file", obj->name);
 	if (obj->attach[0])
-		put_json_str(out, obj->attach);
+		put_json_path(out, "attach", obj->attach);
 	else
-		fputs("null", out); /* no path reaches a process's object */
+		fputs(",\"attach\":null", out); /* no path reaches the object */
 	if (obj->proc)
 		fprintf(out, ",\"pid\":%d", obj->proc->pid);
 	fputs(",\"arch\":", out);

@@ -17,10 +17,14 @@
 
 #include "scripts.h"
 
-/* Why bpftrace 0.17 cannot attach to PATH as `usdt:"PATH"', or NULL. */
+/*
+ * Why bpftrace 0.17 cannot attach to PATH as `usdt:"PATH"', or NULL. Any
+ * UTF-8 text goes in quotes (0.17, 0.23 and 0.27 take it); a control
+ * character or a byte that is no UTF-8 would not survive the program.
+ */
 static const char *bt_path_problem(const char *path)
 {
-	if (!all_printable(path))
+	if (!is_shown_utf8(path))
 		return "its path holds bytes that cannot be written into a "
 		       "program safely";
 	if (strpbrk(path, "\"\\"))
@@ -175,10 +179,12 @@ static void bt_fields(FILE *out, const struct object *obj,
 
 	if (m) {
 		layout_bt_probe(m, obj, p, &gs->sig, shown);
-		if (fclose(m) != 0 || !fields) {
+		/* Out of memory in the detour: the fields go straight out. */
+		if ((ferror(m) | fclose(m)) != 0 || !fields) {
 			free(fields);
 			fields = NULL;
 			len = 0;
+			m = NULL;
 		}
 		strings |= fields && strstr(fields, "str(") != NULL;
 	}
@@ -190,7 +196,7 @@ static void bt_fields(FILE *out, const struct object *obj,
 	bt_printf(out, p, gs, shown);
 	if (fields)
 		fwrite(fields, 1, len, out);
-	else if (!m) /* no memory for the detour: straight out */
+	else if (!m) /* no memory for the detour */
 		layout_bt_probe(out, obj, p, &gs->sig, shown);
 	free(fields);
 }

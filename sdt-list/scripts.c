@@ -216,6 +216,9 @@ struct script *script_object(struct out *o, const struct object *obj,
 	struct script *sc = script_of(o);
 
 	if (!sc) {
+		fputs("sdt-list: ", stderr);
+		put_text(stderr, obj->name);
+		fputs(": out of memory: left out of the program\n", stderr);
 		o->status = EXIT_INPUT;
 		return NULL;
 	}
@@ -255,7 +258,14 @@ int script_end(struct out *o)
 
 	if (!sc)
 		return 0;
-	if (fclose(sc->body) || fclose(sc->events) || sc->bad_memory)
+	/*
+	 * A memstream that could not grow says so by its error flag; one
+	 * whose last realloc at fclose failed, by a NULL buffer (glibc).
+	 */
+	if (ferror(sc->body) | ferror(sc->events))
+		r = -1;
+	if (fclose(sc->body) | fclose(sc->events) || sc->bad_memory ||
+	    !sc->body_buf || !sc->events_buf)
 		r = -1;
 	if (!r && !perf && !sc->sites) {
 		no_program(o, sc);

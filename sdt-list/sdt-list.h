@@ -54,6 +54,19 @@ void put_text(FILE *out, const char *s);
 
 /* S as a JSON string, quotes included: always valid UTF-8. */
 void put_json_str(FILE *out, const char *s);
+/* S is valid UTF-8 (or empty). */
+int is_utf8(const char *s);
+/* S is valid UTF-8 with no control or format character: shown as it is. */
+int is_shown_utf8(const char *s);
+/*
+ * ,"KEY":S and, when S is not UTF-8, ,"KEY_bytes": its bytes percent-
+ * encoded (escape.c): a path exact to the byte.
+ */
+void put_json_path(FILE *out, const char *key, const char *s);
+/* Only the ,"KEY_bytes" member, when S is not UTF-8. */
+void put_json_exact(FILE *out, const char *key, const char *s);
+/* S percent-encoded, as a JSON string (put_json_path's _bytes form). */
+void put_json_bytes(FILE *out, const char *s);
 
 /* ,"KEY":"0xV" (null when not VALID), as a JSON member after another. */
 void put_json_hex(FILE *out, const char *key, uint64_t v, int valid);

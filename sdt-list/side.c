@@ -265,18 +265,40 @@ char *read_text_input(const char *path, size_t max, size_t *len, char *err,
 			 max >> 20);
 		goto fail;
 	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
-	/* It may shrink while read; it never grows past what was allocated. */
-	while (got < (size_t)st.st_size &&
-	       (n = read(fd, buf + got, (size_t)st.st_size - got)) > 0)
+	/*
+	 * Read to the end, not to the size fstat gave: a file that grows
+	 * while read must not be cut short, and /proc's files say 0.
+	 */
+	for (size_t cap = (size_t)st.st_size + 1;;) {
+		if (got == cap || !buf) {
+			char *grown;
+
+			if (buf && cap > max) {
+				snprintf(err, errlen,
+					 "larger than %zu MiB: not a program "
+					 "text",
+					 max >> 20);
+				goto fail;
+			}
+			if (buf)
+				cap = cap > max / 2 ? max + 1 : 2 * cap;
+			if (!(grown = realloc(buf, cap + 1))) {
+				snprintf(err, errlen, "out of memory");
+				goto fail;
+			}
+			buf = grown;
+		}
+		n = read(fd, buf + got, cap - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "cannot read: %s",
+				 strerror(errno));
+			goto fail;
+		}
+		if (n == 0)
+			break;
 		got += (size_t)n;
-	if (got < (size_t)st.st_size && n < 0) {
-		snprintf(err, errlen, "cannot read: %s", strerror(errno));
-		goto fail;
 	}
 	buf[got] = '\0';
 	*len = got;

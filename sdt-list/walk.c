@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +36,8 @@
 #define WALK_PATH_MAX 4096
 /* Files peeked at in parallel: disks answer many reads at once. */
 #define WALK_THREADS 8
+/* The most files a walk holds open at once (fewer under a low ulimit -n). */
+#define WALK_OPEN_MAX 64
 
 /* The inodes met so far: open addressing over (device, inode). */
 struct seen_key {
@@ -126,6 +129,16 @@ static void walk_errno(struct walk *w, const char *path, const char *what,
 	walk_error(w, path, msg);
 }
 
+/* seen_before() for the walk at w->path: out of memory is said. */
+static int seen_once(struct walk *w, const struct stat *st)
+{
+	int r = seen_before(&w->seen, st);
+
+	if (r < 0)
+		walk_error(w, w->path, "out of memory: not read");
+	return r;
+}
+
 /* One regular file open on FD: listed when it is an object with probes. */
 static void read_file(struct walk *w, int fd, const char *path, int named)
 {
@@ -135,10 +148,10 @@ static void read_file(struct walk *w, int fd, const char *path, int named)
 
 	w->t.files++;
 	r = inv_record_read(&rec, w->o, fd, path, err, sizeof(err));
-	if (r < 0) {
+	if (err[0])
 		walk_error(w, path, err);
+	if (r < 0)
 		return;
-	}
 	w->t.elves += rec.is_elf;
 	if (r == 0) {
 		/* Not ELF, or no probes: said only of a file one named. */
@@ -255,8 +268,7 @@ static void walk_subdir(struct walk *w, int dfd, const char *name, size_t len,
 		return;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISDIR(st.st_mode) ||
-	    (w->one_fs && st.st_dev != w->top_dev) ||
-	    seen_before(&w->seen, &st) != 0) {
+	    (w->one_fs && st.st_dev != w->top_dev) || seen_once(w, &st) != 0) {
 		close(fd);
 		return;
 	}
@@ -274,7 +286,7 @@ static void walk_file(struct walk *w, struct peek_item *it)
 		w->t.files++; /* not ELF (or gone): not a word */
 		return;
 	}
-	if (seen_before(&w->seen, &it->st) != 0) {
+	if (seen_once(w, &it->st) != 0) {
 		close(it->fd);
 		return;
 	}
@@ -282,10 +294,10 @@ static void walk_file(struct walk *w, struct peek_item *it)
 }
 
 /*
- * The regular files among NAMES, peeked at together (peek.c); each name's
- * KIND says what it is, its ITEM which of the returned items is its.
+ * The kind of each of NAMES, and an item for each regular file (its ITEM
+ * says which); nothing is opened yet.
  */
-static struct peek_item *peek_files(struct walk *w, int dfd, struct name *names,
+static struct peek_item *file_items(struct walk *w, int dfd, struct name *names,
 				    size_t n, size_t len)
 {
 	struct peek_item *items = calloc(n ? n : 1, sizeof(*items));
@@ -304,10 +316,46 @@ static struct peek_item *peek_files(struct walk *w, int dfd, struct name *names,
 		if (names[i].kind != S_IFREG)
 			continue;
 		names[i].item = m;
+		items[m].fd = -1;
 		items[m++].name = names[i].s;
 	}
-	peek_batch(w->pk, dfd, items, m);
 	return items;
+}
+
+/*
+ * How many files to hold open at once, at directory DEPTH (each level holds
+ * its directory's descriptor): a directory of thousands of objects must not
+ * run out of descriptors, whatever `ulimit -n' says.
+ */
+static size_t window(int depth)
+{
+	struct rlimit rl;
+	rlim_t room;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+		return WALK_OPEN_MAX;
+	/* stdin, stdout, stderr, the directories, and a little to spare */
+	room = rl.rlim_cur > (rlim_t)depth + 16 ? rl.rlim_cur - depth - 16 : 1;
+	return room / 2 < WALK_OPEN_MAX ? (room / 2 ? room / 2 : 1)
+					: WALK_OPEN_MAX;
+}
+
+/*
+ * Open and peek at the regular files from NAMES[I] on, up to the next
+ * subdirectory (walked with none of them open) and at most window() of
+ * them: the files of one window are peeked at together (peek.c). Returns
+ * the item after the last one peeked at.
+ */
+static size_t peek_window(struct walk *w, int dfd, struct name *names, size_t i,
+			  size_t n, struct peek_item *items, int depth)
+{
+	size_t first = names[i].item, m = 0, max = window(depth);
+
+	for (; i < n && m < max && names[i].kind != S_IFDIR; i++)
+		if (names[i].kind == S_IFREG)
+			m++;
+	peek_batch(w->pk, dfd, items + first, m);
+	return first + m;
 }
 
 /* The directory open on DFD (closed here), whose path is w->path[0..len). */
@@ -337,17 +385,23 @@ static void walk_dir(struct walk *w, int dfd, size_t len, int depth)
 		walk_error(w, w->path, "out of memory: listed in part");
 	else if (err)
 		walk_errno(w, w->path, "cannot read directory", err);
-	if (n && !(items = peek_files(w, dirfd(d), names, n, len))) {
+	if (n && !(items = file_items(w, dirfd(d), names, n, len))) {
 		walk_error(w, w->path, "out of memory: not walked");
 		n = 0;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, peeked = 0; i < n; i++) {
 		/* Links, FIFOs, devices, sockets: never opened. */
 		if (names[i].kind == S_IFDIR && enter(w, len, names[i].s) == 0)
 			walk_subdir(w, dirfd(d), names[i].s, len, depth);
-		else if (names[i].kind == S_IFREG &&
-			 enter(w, len, names[i].s) == 0)
+		if (names[i].kind != S_IFREG)
+			continue;
+		if (names[i].item >= peeked)
+			peeked = peek_window(w, dirfd(d), names, i, n, items,
+					     depth);
+		if (enter(w, len, names[i].s) == 0)
 			walk_file(w, &items[names[i].item]);
+		else if (items[names[i].item].fd >= 0)
+			close(items[names[i].item].fd);
 	}
 	for (size_t i = 0; i < n; i++)
 		free(names[i].s);
@@ -384,7 +438,7 @@ static void walk_top(struct walk *w, const char *arg)
 			close(fd);
 		return;
 	}
-	if (seen_before(&w->seen, &st) != 0) {
+	if (seen_once(w, &st) != 0) {
 		close(fd);
 		return;
 	}

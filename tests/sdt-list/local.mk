@@ -31,6 +31,12 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/contract-script.sh \
 	tests/sdt-list/contract-releases.sh \
 	tests/sdt-list/walk.sh \
+	tests/sdt-list/note-alias.sh \
+	tests/sdt-list/walk-fds.sh \
+	tests/sdt-list/alloc-fail.sh \
+	tests/sdt-list/json-bytes.sh \
+	tests/sdt-list/bt-paths.sh \
+	tests/sdt-list/hostile-inputs.sh \
 	tests/sdt-list/all-processes.sh
 TESTS += $(SDT_LIST_TESTS)
 EXTRA_DIST += $(SDT_LIST_TESTS) \
@@ -49,3 +55,8 @@ EXTRA_DIST += $(SDT_LIST_TESTS) \
 	tests/sdt-list/contract/bcc-ruby.bt \
 	tests/sdt-list/contract/bcc-java.bt \
 	tests/sdt-list/contract/bcc-postgres.bt
+
+# LD_PRELOAD'ed by the tests that make one allocation fail at a time.
+check_LTLIBRARIES += tests/tools/libfailalloc.la
+tests_tools_libfailalloc_la_SOURCES = tests/tools/failalloc.c
+tests_tools_libfailalloc_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
