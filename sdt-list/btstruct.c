@@ -125,21 +125,16 @@ static const char *int_type(int is_signed, uint64_t size)
  */
 static int bt_keyword(const char *s)
 {
-	static const char *const kw[] = {
-		"if",	      "else",	      "unroll",	      "while",
-		"for",	      "return",	      "continue",     "break",
-		"sizeof",     "offsetof",     "config",	      "let",
-		"import",     "macro",	      "true",	      "false",
-		"bool",	      "int8",	      "int16",	      "int32",
-		"int64",      "uint8",	      "uint16",	      "uint32",
-		"uint64",     "string",	      "inet",	      "buffer",
-		"typeof",     "asm",	      "alignas",      "alignof",
-		"constexpr",  "nullptr",      "static_assert", "thread_local",
-		"typeof_unqual",
-	};
+	static const char kw[] =
+		" if else unroll while for return continue break sizeof"
+		" offsetof config let import macro true false bool int8 int16"
+		" int32 int64 uint8 uint16 uint32 uint64 string inet buffer"
+		" typeof asm alignas alignof constexpr nullptr static_assert"
+		" thread_local typeof_unqual ";
+	size_t n = strlen(s);
 
-	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
-		if (!strcmp(s, kw[i]))
+	for (const char *p = strstr(kw, s); n && p; p = strstr(p + 1, s)) {
+		if (p[-1] == ' ' && p[n] == ' ')
 			return 1;
 	}
 	return 0;

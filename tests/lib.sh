@@ -110,6 +110,21 @@ need_bpftrace() {
 	esac
 }
 
+# bpftrace_minor: the installed bpftrace's minor version (17, 23, 27).
+bpftrace_minor() {
+	bpftrace --version 2>/dev/null | sed -n 's/^bpftrace v0\.\([0-9]*\).*/\1/p'
+}
+
+# bpftrace_column: sdt-list --check's column for the installed bpftrace:
+# up to 0.23 it parses through bcc, from 0.24 on it attaches through libbpf.
+bpftrace_column() {
+	if [ "$(bpftrace_minor)" -ge 24 ] 2>/dev/null; then
+		echo "bpftrace 0.24+"
+	else
+		echo "bcc/bpftrace"
+	fi
+}
+
 # bpftrace with a time limit, its harmless RLIMIT_MEMLOCK chatter dropped.
 # Output to stdout; exit status is bpftrace's (124 on time-out).
 bpftrace_run() {
