@@ -125,6 +125,23 @@ bpftrace_column() {
 	fi
 }
 
+# bpftrace_dry: the option that makes `bpftrace --emit-elf' stop once it
+# has compiled: none up to 0.23, where --emit-elf alone attaches nothing;
+# --dry-run on 0.27, whose --emit-elf writes the object and then runs the
+# program (--dry-run exits right after attaching).
+bpftrace_dry() {
+	if [ "$(bpftrace_minor)" -ge 24 ] 2>/dev/null; then
+		echo --dry-run
+	fi
+}
+
+# bpftrace_compile ELF PROGRAM: bpftrace compiles PROGRAM to BPF (into
+# ELF) and stops; its output in $T/.bpftrace.out.
+bpftrace_compile() {
+	# shellcheck disable=SC2046
+	timeout 120 bpftrace $(bpftrace_dry) --emit-elf "$1" "$2" >"$T/.bpftrace.out" 2>&1
+}
+
 # bpftrace with a time limit, its harmless RLIMIT_MEMLOCK chatter dropped.
 # Output to stdout; exit status is bpftrace's (124 on time-out).
 bpftrace_run() {

@@ -25,7 +25,7 @@ for mode in memfd file; do
 	if [ $mode = file ]; then start_host --file; else start_host; fi
 	sleep 0.2
 	grep -q '^enabled 1' "$T/host.out" && fail "$mode: enabled before any tracer"
-	out=$(bpftrace_run -p "$HOST_PID" -e 'usdt:*:sdttest:a1 { @hits = count(); } interval:ms:700 { exit(); }') ||
+	out=$(bpftrace_run -p "$HOST_PID" -e "usdt:$(bt_obj "$HOST_OBJ"):sdttest:a1 { @hits = count(); } interval:ms:700 { exit(); }") ||
 		fail "$mode: bpftrace failed: $out"
 	wait_state 0
 	grep -q '^enabled 1' "$T/host.out" || fail "$mode: probeIsEnabled never became 1 under bpftrace: $(cat "$T/host.out")"

@@ -103,7 +103,7 @@ for w in $refused; do
 struct zz_kw { int $w; };
 BEGIN { \$p = (struct zz_kw *)0; printf("%d\\n", \$p->$w); exit(); }
 BT
-	if timeout 60 bpftrace --emit-elf raw.elf raw.bt >raw.out 2>&1; then
+	if bpftrace_compile raw.elf raw.bt; then
 		fail "bpftrace $ver takes a field named $w: the list is out of date"
 	fi
 done
@@ -112,6 +112,6 @@ cat >raw.bt <<'BT'
 struct zz_kw { int count; };
 BEGIN { $p = (struct zz_kw *)0; printf("%d\n", $p->count); exit(); }
 BT
-timeout 60 bpftrace --emit-elf raw.elf raw.bt >raw.out 2>&1 ||
-	fail "bpftrace $ver refuses a field named count: $(cat raw.out)"
+bpftrace_compile raw.elf raw.bt ||
+	fail "bpftrace $ver refuses a field named count: $(cat "$T/.bpftrace.out")"
 echo "PASS: bpftrace $ver prints all $n fields named like bpftrace words; it refuses ${refused:-none} by hand"
