@@ -35,6 +35,7 @@ for mode in memfd file reload; do
 	[ $mode = file ] && opt=--file
 	[ $mode = reload ] && opt=--reload
 	start_ready "$EHOST" $opt --wait-end timeline 21 100
+	HOST_OBJ=$(sed -n 's/^ready [0-9]* //p' "$T/host.out")
 	# The first tracer: every fire of a, until the host fires end.
 	# Its BEGIN runs once every probe is attached: then the host starts.
 	# a and end are in the load's object.
