@@ -124,19 +124,27 @@ static const char *int_type(int is_signed, uint64_t size)
 }
 
 /*
- * Names the script cannot use for a field: bpftrace's keywords (seen
- * refused by 0.17 after `->', and a few later versions added).
+ * Names the script cannot use for a field, in any bpftrace from 0.17 on
+ * (tests/sdt-list/bt-keywords.sh lists which version refuses which):
+ * words its lexer makes keywords, which `->' does not take (`unroll' in
+ * 0.17; 0.18 to 0.25 also the integer and sized types, `bool', `int8'
+ * .. `uint64', `string', `inet', `buffer'), and words the C parser it
+ * hands the struct definitions to takes for keywords although C11
+ * compilers let a struct use them (GNU C's `typeof' and `asm', C23's
+ * `bool', `true', `static_assert' ...).
  */
 static int bt_keyword(const char *s)
 {
-	static const char *const kw[] = {
-		"if",	    "else",  "unroll", "while",	   "for",    "return",
-		"continue", "break", "sizeof", "offsetof", "config", "let",
-		"import",   "macro", "true",   "false",
-	};
+	static const char kw[] =
+		" if else unroll while for return continue break sizeof"
+		" offsetof config let import macro true false bool int8 int16"
+		" int32 int64 uint8 uint16 uint32 uint64 string inet buffer"
+		" typeof asm alignas alignof constexpr nullptr static_assert"
+		" thread_local typeof_unqual ";
+	size_t n = strlen(s);
 
-	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++) {
-		if (!strcmp(s, kw[i]))
+	for (const char *p = strstr(kw, s); n && p; p = strstr(p + 1, s)) {
+		if (p[-1] == ' ' && p[n] == ' ')
 			return 1;
 	}
 	return 0;

@@ -1,9 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bpftrace 0.17 on top of bcc's parse (consumer-bcc.c): it refuses sizes
- * other than 1/2/4/8 (it aborts), registers it has no offset for (%xmmN)
- * and symbol operands ("deref ident is not handled yet": wrong values),
- * and reads at most as many arguments as the machine passes in registers.
+ * bpftrace up to 0.23 on top of bcc's parse (consumer-bcc.c): it refuses
+ * sizes other than 1/2/4/8 (it aborts), registers it has no offset for
+ * (%xmmN) and symbol operands ("deref ident is not handled yet": wrong
+ * values), and reads at most as many arguments as the machine passes in
+ * registers.
+ *
+ * bpftrace 0.24 on hands each probe to libbpf's
+ * bpf_program__attach_usdt() and reads arguments with libbpf's BPF side:
+ * what libbpf cannot parse, bpftrace cannot attach ("Failed to attach usdt
+ * probe: Invalid argument"), and the whole run stops there. The libbpf it
+ * is built with is 1.6 or later where it ships (Debian unstable: 0.27
+ * with libbpf 1.7), so the index-register forms are read.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -45,6 +53,19 @@ int bpftrace_x86_ok(const struct bcc_arg *a, int argn, struct verdict *v)
 	if (!a->has_const && !a->base[0])
 		return refuse(v, argn, "argument %d: no value to read", argn);
 	return 1;
+}
+
+int bpftrace_libbpf_check(enum sdt_arch a, const char *spec, struct verdict *v)
+{
+	struct verdict lib = { .ok = 1, .arg = -1 };
+
+	libbpf_check(a, spec, 1, &lib);
+	if (!lib.ok)
+		refuse(v, lib.arg,
+		       "%.900s (libbpf refuses the probe: bpftrace cannot "
+		       "attach it)",
+		       lib.why);
+	return 0;
 }
 
 unsigned bpftrace_max_args(const struct sdt_target *t)

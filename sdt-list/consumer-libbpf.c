@@ -3,7 +3,10 @@
  * libbpf 1.1 (src/usdt.c, parse_usdt_arg): a few sscanf() patterns per
  * architecture, tried in order over the rest of the spec, then a register
  * table. We run the same patterns through sscanf(), so its quirks (what
- * %ld stops at, %15s) are the real ones. No ppc64 parser.
+ * %ld stops at, %15s) are the real ones. No ppc64 parser. libbpf 1.5 reads
+ * the same; libbpf 1.6 on (1.7 in Debian unstable, under bpftrace 0.24
+ * and later) first tries four x86 patterns with an index register
+ * (`8@-96(%rbp,%rax,8)'): the `sib' forms below.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -13,12 +16,16 @@
 #include "consumers.h"
 
 enum scan_layout {
-	SZ_OFF_REG, /* size, displacement, register name */
-	SZ_REG_OFF, /* size, register name, displacement */
-	SZ_REG,	    /* size, register name */
-	SZ_OFF,	    /* size, constant */
-	SZ_OFF_NUM, /* size, displacement, register number */
-	SZ_NUM,	    /* size, register number */
+	SZ_OFF_REG,	      /* size, displacement, register name */
+	SZ_REG_OFF,	      /* size, register name, displacement */
+	SZ_REG,		      /* size, register name */
+	SZ_OFF,		      /* size, constant */
+	SZ_OFF_NUM,	      /* size, displacement, register number */
+	SZ_NUM,		      /* size, register number */
+	SZ_OFF_REG_IDX_SCALE, /* size, displacement, base, index, scale */
+	SZ_REG_IDX_SCALE,     /* size, base, index, scale */
+	SZ_OFF_REG_IDX,	      /* size, displacement, base, index */
+	SZ_REG_IDX,	      /* size, base, index */
 };
 
 struct scan_form {
@@ -29,6 +36,20 @@ struct scan_form {
 
 /* Per architecture, in the order libbpf tries them; NULL-terminated. */
 static const struct scan_form libbpf_x86[] = {
+	{ " %d @ %ld ( %%%15[^)] ) %n", SZ_OFF_REG, 3 },
+	{ " %d @ ( %%%15[^)] ) %n", SZ_REG, 2 },
+	{ " %d @ %%%15s %n", SZ_REG, 2 },
+	{ " %d @ $%ld %n", SZ_OFF, 2 },
+	{ NULL, 0, 0 },
+};
+
+/* libbpf 1.6 on: the index-register forms, then the others. */
+static const struct scan_form libbpf_x86_sib[] = {
+	{ " %d @ %ld ( %%%15[^,] , %%%15[^,] , %d ) %n", SZ_OFF_REG_IDX_SCALE,
+	  5 },
+	{ " %d @ ( %%%15[^,] , %%%15[^,] , %d ) %n", SZ_REG_IDX_SCALE, 4 },
+	{ " %d @ %ld ( %%%15[^,] , %%%15[^)] ) %n", SZ_OFF_REG_IDX, 4 },
+	{ " %d @ ( %%%15[^,] , %%%15[^)] ) %n", SZ_REG_IDX, 3 },
 	{ " %d @ %ld ( %%%15[^)] ) %n", SZ_OFF_REG, 3 },
 	{ " %d @ ( %%%15[^)] ) %n", SZ_REG, 2 },
 	{ " %d @ %%%15s %n", SZ_REG, 2 },
@@ -107,12 +128,12 @@ static int libbpf_reg_ok(enum sdt_arch a, const char *r)
 	}
 }
 
-static const struct scan_form *libbpf_forms(enum sdt_arch a)
+static const struct scan_form *libbpf_forms(enum sdt_arch a, int sib)
 {
 	switch (a) {
 	case SDT_ARCH_X86_64:
 	case SDT_ARCH_I386:
-		return libbpf_x86;
+		return sib ? libbpf_x86_sib : libbpf_x86;
 	case SDT_ARCH_S390X:
 		return libbpf_s390;
 	case SDT_ARCH_AARCH64:
@@ -128,8 +149,8 @@ static const struct scan_form *libbpf_forms(enum sdt_arch a)
 
 /* What one of libbpf's sscanf() patterns took from an argument. */
 struct scanned {
-	char reg[16];
-	int size, len;
+	char reg[16], idx[16];
+	int size, len, scale;
 	unsigned num;
 	long off;
 };
@@ -164,6 +185,22 @@ static const struct scan_form *libbpf_scan(const struct scan_form *forms,
 		case SZ_NUM:
 			got = sscanf(s, f->fmt, &sc->size, &sc->num, &sc->len);
 			break;
+		case SZ_OFF_REG_IDX_SCALE:
+			got = sscanf(s, f->fmt, &sc->size, &sc->off, sc->reg,
+				     sc->idx, &sc->scale, &sc->len);
+			break;
+		case SZ_REG_IDX_SCALE:
+			got = sscanf(s, f->fmt, &sc->size, sc->reg, sc->idx,
+				     &sc->scale, &sc->len);
+			break;
+		case SZ_OFF_REG_IDX:
+			got = sscanf(s, f->fmt, &sc->size, &sc->off, sc->reg,
+				     sc->idx, &sc->len);
+			break;
+		case SZ_REG_IDX:
+			got = sscanf(s, f->fmt, &sc->size, sc->reg, sc->idx,
+				     &sc->len);
+			break;
 		}
 		if (got == f->nconv && sc->len > 0)
 			return f;
@@ -176,13 +213,22 @@ static int libbpf_arg_ok(enum sdt_arch a, const struct scan_form *f,
 			 const struct scanned *sc, int argn, struct verdict *v)
 {
 	int size = sc->size < 0 ? -sc->size : sc->size;
+	int has_idx = f->layout >= SZ_OFF_REG_IDX_SCALE;
 
 	if ((f->layout == SZ_OFF_REG || f->layout == SZ_REG_OFF ||
-	     f->layout == SZ_REG) &&
+	     f->layout == SZ_REG || has_idx) &&
 	    !libbpf_reg_ok(a, sc->reg))
 		return refuse(v, argn,
 			      "argument %d: unrecognized register `%s'", argn,
 			      sc->reg);
+	if (has_idx && !libbpf_reg_ok(a, sc->idx))
+		return refuse(v, argn,
+			      "argument %d: unrecognized index register `%s'",
+			      argn, sc->idx);
+	if (has_idx && sc->scale != 1 && sc->scale != 2 && sc->scale != 4 &&
+	    sc->scale != 8)
+		return refuse(v, argn, "argument %d: invalid SIB scale %d",
+			      argn, sc->scale);
 	if ((f->layout == SZ_OFF_NUM || f->layout == SZ_NUM) && sc->num > 15)
 		return refuse(v, argn,
 			      "argument %d: unrecognized register `%%r%u'",
@@ -194,14 +240,14 @@ static int libbpf_arg_ok(enum sdt_arch a, const struct scan_form *f,
 	return 1;
 }
 
-int libbpf_check(enum sdt_arch a, const char *spec, struct verdict *v)
+int libbpf_check(enum sdt_arch a, const char *spec, int sib, struct verdict *v)
 {
-	const struct scan_form *forms = libbpf_forms(a);
+	const struct scan_form *forms = libbpf_forms(a, sib);
 	const char *s = spec;
 
 	for (int argn = 0; *s; argn++) {
 		const struct scan_form *f;
-		struct scanned sc = { .reg = "" };
+		struct scanned sc = { .reg = "", .scale = 1 };
 
 		/* libbpf's USDT_MAX_ARGS is the spec format's limit. */
 		if (argn >= SDT_MAX_ARGS)

@@ -10,8 +10,11 @@
  * consumer's parser, per architecture, written from its public source and
  * checked against the installed tools. One file per model:
  * consumer-libbpf.c, consumer-bcc.c (and consumer-bpftrace.c for what
- * bpftrace refuses of bcc's parse), consumer-gdb.c, consumer-perf.c. This
- * file holds what they share and the dispatch.
+ * bpftrace up to 0.23 refuses of bcc's parse, and for bpftrace 0.24 on,
+ * which reads through libbpf), consumer-gdb.c, consumer-perf.c. The
+ * columns are tracer generations, not the installed versions: a verdict
+ * does not depend on the machine --check runs on. This file holds what
+ * they share and the dispatch.
  *
  * Each model is a table of patterns or registers plus a short walk; adding
  * an architecture is adding a row.
@@ -34,8 +37,8 @@ const char *consumer_arch(const struct sdt_target *t)
 
 const char *consumer_name(enum consumer c)
 {
-	static const char *const names[] = { "libbpf", "bcc/bpftrace", "gdb",
-					     "perf" };
+	static const char *const names[] = { "libbpf", "bcc/bpftrace",
+					     "bpftrace 0.24+", "gdb", "perf" };
 	return c < CONSUMER_COUNT ? names[c] : "?";
 }
 
@@ -103,9 +106,11 @@ int consumer_check(enum consumer c, const struct sdt_target *t,
 	}
 	switch (c) {
 	case CONSUMER_LIBBPF:
-		return libbpf_check(a, spec, v);
+		return libbpf_check(a, spec, 0, v);
 	case CONSUMER_BCC:
 		return bcc_check(a, spec, v);
+	case CONSUMER_BPFTRACE:
+		return bpftrace_libbpf_check(a, spec, v);
 	case CONSUMER_GDB:
 		return gdb_check(a, spec, v);
 	case CONSUMER_PERF:

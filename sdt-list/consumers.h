@@ -42,8 +42,12 @@ struct bcc_arg {
 /* What bpftrace 0.17 refuses of an x86 argument bcc parsed: 1 if none. */
 int bpftrace_x86_ok(const struct bcc_arg *a, int argn, struct verdict *v);
 
-/* Each model: 0, or 1 when the spec makes it drop the whole file. */
-int libbpf_check(enum sdt_arch a, const char *spec, struct verdict *v);
+/*
+ * Each model: 0, or 1 when the spec makes it drop the whole file. SIB: the
+ * index-register forms of libbpf 1.6 on (x86).
+ */
+int libbpf_check(enum sdt_arch a, const char *spec, int sib, struct verdict *v);
+int bpftrace_libbpf_check(enum sdt_arch a, const char *spec, struct verdict *v);
 int bcc_check(enum sdt_arch a, const char *spec, struct verdict *v);
 int gdb_check(enum sdt_arch a, const char *spec, struct verdict *v);
 int perf_check(enum sdt_arch a, const char *spec, struct verdict *v);

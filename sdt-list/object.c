@@ -165,17 +165,23 @@ static int cache_init(struct object *obj)
 	return obj->cache_->slots ? 0 : -ENOMEM;
 }
 
-static const struct verdict_set all_ok = {
-	.v = { { 1, -1, "" }, { 1, -1, "" }, { 1, -1, "" }, { 1, -1, "" } },
-	.bad = 0
-};
+/* One entry per consumer (enum consumer). */
+static const struct verdict_set all_ok = { .v = { { 1, -1, "" },
+						  { 1, -1, "" },
+						  { 1, -1, "" },
+						  { 1, -1, "" },
+						  { 1, -1, "" } },
+					   .bad = 0 };
 
 static const struct verdict_set no_memory = { .v = { { 0, -1, "out of memory" },
+						     { 0, -1, "out of memory" },
 						     { 0, -1, "out of memory" },
 						     { 0, -1, "out of memory" },
 						     { 0, -1,
 						       "out of memory" } },
 					      .bad = 1 };
+
+_Static_assert(CONSUMER_COUNT == 5, "all_ok and no_memory: one per consumer");
 
 /* A private copy of E's verdicts, to keep reasons in; NULL: no memory. */
 static struct verdict_set *own_verdicts(struct check_entry *e,

@@ -132,6 +132,82 @@ bpftrace_until() {
 	wait $bt_pid
 }
 
+# bpftrace_minor: the installed bpftrace's minor version (17, 23, 27).
+bpftrace_minor() {
+	bpftrace --version 2>/dev/null | sed -n 's/^bpftrace v0\.\([0-9]*\).*/\1/p'
+}
+
+# bpftrace_column: sdt-list --check's column for the installed bpftrace:
+# up to 0.23 it parses through bcc, from 0.24 on it attaches through libbpf.
+bpftrace_column() {
+	if [ "$(bpftrace_minor)" -ge 24 ] 2>/dev/null; then
+		echo "bpftrace 0.24+"
+	else
+		echo "bcc/bpftrace"
+	fi
+}
+
+# bpftrace_dry: the option that makes `bpftrace --emit-elf' stop once it
+# has compiled: none up to 0.23, where --emit-elf alone attaches nothing;
+# --dry-run on 0.27, whose --emit-elf writes the object and then runs the
+# program (--dry-run exits right after attaching).
+bpftrace_dry() {
+	if [ "$(bpftrace_minor)" -ge 24 ] 2>/dev/null; then
+		echo --dry-run
+	fi
+}
+
+# bpftrace_compile ELF PROGRAM: bpftrace compiles PROGRAM to BPF (into
+# ELF) and stops; its output in $T/.bpftrace.out.
+bpftrace_compile() {
+	# shellcheck disable=SC2046
+	timeout 120 bpftrace $(bpftrace_dry) --emit-elf "$1" "$2" >"$T/.bpftrace.out" 2>&1
+}
+
+# bpftrace and libstapsdt's memfd objects. Up to 0.23 bpftrace finds the
+# probes of a process (-p) through bcc, which reads memfd objects too; from
+# 0.24 on it takes the objects from /proc/PID/maps and leaves out every
+# name marked "(deleted)", as a memfd's always is, so a memfd object's
+# probes are reached by its path, /proc/PID/fd/N, which `sdt-list -p'
+# prints ("attach as") and which every version takes.
+
+# bt_obj OBJ: the object field of a usdt attach point for a probe of the
+# libstapsdt object OBJ (a path): `*' where `bpftrace -p' finds OBJ by
+# itself, else OBJ.
+bt_obj() {
+	case $1 in
+	/proc/*/fd/*)
+		if [ "$(bpftrace_minor)" -ge 24 ] 2>/dev/null; then
+			echo "$1"
+			return
+		fi
+		;;
+	esac
+	echo '*'
+}
+
+# bt_script OBJ SCRIPT: SCRIPT with each `usdt:*:' aimed at bt_obj OBJ.
+bt_script() {
+	o=$(bt_obj "$1")
+	printf '%s\n' "$2" | sed "s|usdt:\\*:|usdt:$o:|g"
+}
+
+# memfd_obj PID: the path of the first memfd object sdt-list -p lists for
+# PID (empty if none).
+memfd_obj() {
+	"$top_builddir/sdt-list/sdt-list" -p "$1" 2>/dev/null |
+		sed -n 's/.* in a memfd, attach as //p' | head -n 1
+}
+
+# bt_place: where a provider that is several objects (providerExtend)
+# goes when `bpftrace -p' must find them all with `*': a file
+# (probe-host's and extend-host's --file) from bpftrace 0.24 on.
+bt_place() {
+	if [ "$(bpftrace_minor)" -ge 24 ] 2>/dev/null; then
+		echo --file
+	fi
+}
+
 # bpftrace with a time limit, its harmless RLIMIT_MEMLOCK chatter dropped.
 # Output to stdout; exit status is bpftrace's (124 on time-out).
 bpftrace_run() {

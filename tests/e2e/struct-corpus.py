@@ -14,7 +14,8 @@ dtrace-gen -G object, stripped, and then:
   object's DWARF (nested members compared at their offset in the outer
   struct);
 - the program `sdt-list --bpftrace` prints must compile to BPF
-  (`bpftrace --emit-elf`, a dry run: nothing is attached); where a batch's
+  (`bpftrace --emit-elf`: up to 0.23 nothing is attached; from 0.24 on
+  with BPFTRACE_DRY=--dry-run, which exits once attached); where a batch's
   program fails, each probe's program is compiled alone to name the struct.
 
 Usage: struct-corpus.py WORKDIR VMLINUX_H COUNT BATCH CC
@@ -32,6 +33,8 @@ DG = os.environ["DG"]
 SDT_LIST = os.environ["SDT_LIST"]
 SDT_INCLUDE = os.environ["SDT_INCLUDE"]
 BPFTRACE = os.environ.get("BPFTRACE", "")
+# --dry-run where --emit-elf alone would go on to run the program (0.24 on).
+BPFTRACE_DRY = os.environ.get("BPFTRACE_DRY", "").split()
 
 
 def struct_names(header):
@@ -164,7 +167,7 @@ def bt_compile(prog, where):
         f.write(prog)
     env = dict(os.environ, BPFTRACE_MAX_PROBES="100000",
                BPFTRACE_MAX_BPF_PROGS="100000")
-    r = run([BPFTRACE, "--emit-elf", os.path.join(where, "check.elf"), path],
+    r = run([BPFTRACE] + BPFTRACE_DRY + ["--emit-elf", os.path.join(where, "check.elf"), path],
             env=env, timeout=600)
     return r.returncode == 0, (r.stderr or r.stdout).strip().splitlines()[-3:]
 

@@ -23,7 +23,8 @@ if command -v bpftrace >/dev/null 2>&1; then
 else
 	note "no bpftrace: the printed programs are not compiled"
 fi
-export DG SDT_LIST SDT_INCLUDE BPFTRACE
+BPFTRACE_DRY=$(bpftrace_dry)
+export DG SDT_LIST SDT_INCLUDE BPFTRACE BPFTRACE_DRY
 # 150 structs spread over the sorted names, in one batch, per
 # compiler: well under a minute on two busy cores.
 for cc in "$CC" clang; do

@@ -23,6 +23,7 @@ usdt:*:sdttest:a5 /!@a5/ { @a5 = 1; printf("a5 %d %d %d %d %d\n", arg0, arg1, ar
 usdt:*:sdttest:a6 /!@a6/ { @a6 = 1; printf("a6 %d %d %d %d %d %d\n", arg0, arg1, arg2, arg3, arg4, arg5); }
 usdt:*:sdttest:a12 /!@a12/ { @a12 = 1; printf("a12 %d %d %d %d %d %d\n", arg0, arg1, arg2, arg3, arg4, arg5); }
 interval:ms:1500 { clear(@u6); clear(@s6); clear(@str); clear(@m12); clear(@a0); clear(@a1); clear(@a2); clear(@a3); clear(@a4); clear(@a5); clear(@a6); clear(@a12); exit(); }'
+	script=$(bt_script "$HOST_OBJ" "$script")
 	out=$(bpftrace_run -p "$HOST_PID" -e "$script") || fail "$mode: bpftrace failed: $out"
 	got=$(echo "$out" | grep -E '^(u6|s6|str|m12|a[0-9]+)( |$)' | sort)
 	want=$(sort <<EOT

@@ -8,7 +8,7 @@ export TMPDIR=$T
 want="a0 a1 a10 a11 a12 a2 a3 a4 a5 a6 a7 a8 a9 m12 s6 str u6 "
 for mode in memfd file; do
 	if [ $mode = file ]; then start_host --file; else start_host; fi
-	out=$(bpftrace_run -l -p "$HOST_PID" 'usdt:*:sdttest:*')
+	out=$(bpftrace_run -l -p "$HOST_PID" "usdt:$(bt_obj "$HOST_OBJ"):sdttest:*")
 	got=$(echo "$out" | sed -n 's/^usdt:.*:sdttest:\([a-z0-9]*\)$/\1/p' | sort | tr '\n' ' ')
 	expect_eq "$mode: probes listed" "$want" "$got"
 	case $mode in
@@ -18,10 +18,20 @@ for mode in memfd file; do
 		fail "file: not listed under $HOST_OBJ: $out" ;;
 	esac
 	note "$mode: $(echo "$out" | head -n 1)"
+	# From 0.24 on, -p alone does not see a memfd object (lib.sh): kept
+	# true here, as docs/tracers.md says it.
+	if [ "$(bt_obj "$HOST_OBJ")" != '*' ]; then
+		out=$(bpftrace_run -l -p "$HOST_PID" 'usdt:*:sdttest:*')
+		[ -z "$(echo "$out" | grep ':sdttest:')" ] ||
+			fail "bpftrace -p now lists a memfd object by itself: update docs/tracers.md: $out"
+		note "$mode: bpftrace $(bpftrace_minor) -l -p PID 'usdt:*:...' lists none of it: named by path"
+	fi
 	stop_host
 done
 
 # Unloaded providers disappear: --cycle unloads and reloads every second.
 # A listing counts only when no cycle happened while bpftrace ran.
-start_host --cycle 1000
+# From bpftrace 0.24 on, in a file: a reloaded memfd has a path of its own.
+# shellcheck disable=SC2046
+start_host $(bt_place) --cycle 1000
 listed_while_unloaded ':sdttest:a0$' bpftrace_run -l -p "$HOST_PID" 'usdt:*:sdttest:*'

@@ -21,11 +21,11 @@ printf 'module cgohost\n\ngo 1.15\n' >"$T/src/go.mod"
 start_ready "$T/cgo-host"
 note "$(grep refused "$T/host.out")"
 
-out=$(bpftrace_run -p "$HOST_PID" -e '
+out=$(bpftrace_run -p "$HOST_PID" -e "$(bt_script "$(memfd_obj "$HOST_PID")" '
 usdt:*:go-demo:tick-1 { printf("tick %d %s\n", arg0, str(arg1)); }
 usdt:*:go-demo:dup /arg0 >= 1000 && arg0 < 2000/ { @first = count(); }
 usdt:*:go-demo:dup /arg0 >= 2000/ { @second = count(); }
-interval:ms:1500 { exit(); }')
+interval:ms:1500 { exit(); }')")
 note "$(echo "$out" | grep '^tick' | head -n 2)"
 expect_hits "$out" tick msg
 echo "$out" | grep -q '^@first: [1-9]' || fail "the first 'dup' site never fired: $out"

@@ -27,7 +27,7 @@ for mode in memfd file; do
 	grep -q '^enabled 1' "$T/host.out" && fail "$mode: enabled before any tracer"
 	# Attached until the host has seen it, however long that takes.
 	bpftrace_until "$T/bt.out" 'grep -q "^enabled 1" "$T/host.out"' \
-		-p "$HOST_PID" -e 'usdt:*:sdttest:a1 { @hits = count(); }'
+		-p "$HOST_PID" -e "usdt:$(bt_obj "$HOST_OBJ"):sdttest:a1 { @hits = count(); }"
 	grep -q '^enabled 1' "$T/host.out" ||
 		fail "$mode: probeIsEnabled never became 1 under bpftrace: $(cat "$T/host.out" "$T/bt.out")"
 	wait_state 0

@@ -34,8 +34,10 @@ OBJ=$(awk '/^ready/ { print $3 }' "$T/host.out")
 	>"$T/count.out" 2>"$T/count.err" &
 TRACER_PID=$!
 wait_line "$T/count.out" '^attached' "$TRACER_PID" usdt-trace
-timeout 120 bpftrace -p "$HOST_PID" -e 'BEGIN { printf("go\n"); }
-	usdt:*:jit:a { @a = count(); } usdt:*:jit:end { exit(); }' \
+# a and end are in the load's object (bt_obj: named by path where bpftrace
+# -p cannot find a memfd).
+timeout 120 bpftrace -p "$HOST_PID" -e "$(bt_script "$OBJ" 'BEGIN { printf("go\n"); }
+	usdt:*:jit:a { @a = count(); } usdt:*:jit:end { exit(); }')" \
 	>"$T/bt.out" 2>&1 &
 BT_PID=$!
 wait_line "$T/bt.out" '^go' "$BT_PID" bpftrace

@@ -35,23 +35,26 @@ for mode in memfd file reload; do
 	[ $mode = file ] && opt=--file
 	[ $mode = reload ] && opt=--reload
 	start_ready "$EHOST" $opt --wait-end timeline 21 100
+	HOST_OBJ=$(sed -n 's/^ready [0-9]* //p' "$T/host.out")
 	# The first tracer: every fire of a, until the host fires end.
 	# Its BEGIN runs once every probe is attached: then the host starts.
-	timeout 120 bpftrace -p "$HOST_PID" -e 'BEGIN { printf("go\n"); }
+	# a and end are in the load's object.
+	timeout 120 bpftrace -p "$HOST_PID" -e "$(bt_script "$HOST_OBJ" 'BEGIN { printf("go\n"); }
 		usdt:*:jit:a { printf("a %d\n", arg0); }
-		usdt:*:jit:end { exit(); }' >"$T/a.out" 2>&1 &
+		usdt:*:jit:end { exit(); }')" >"$T/a.out" 2>&1 &
 	TRACE_PID=$!
 	wait_for "$T/a.out" '^go' "$mode: bpftrace"
 	kill -USR2 "$HOST_PID"
 	wait_for "$T/host.out" '^extended' "$mode: host"
 
 	# Seen by tracers that look after the call.
-	list=$(bpftrace_run -l -p "$HOST_PID" 'usdt:*:jit:*')
-	echo "$list" | grep -q ':jit:b$' || fail "$mode: bpftrace -l misses b: $list"
 	list=$("$SDT_LIST" -p "$HOST_PID" 2>&1)
 	echo "$list" | grep -q '^jit:b(uint64_t tick) ' ||
 		fail "$mode: sdt-list -p misses b or its type: $list"
-	b=$(bpftrace_run -p "$HOST_PID" -e 'usdt:*:jit:b { printf("b %d\n", arg0); exit(); }' |
+	bobj=$(echo "$list" | awk '/attach as/ { o = $NF } /^jit:b\(/ { print o; exit }')
+	list=$(bpftrace_run -l -p "$HOST_PID" "usdt:$(bt_obj "$bobj"):jit:*")
+	echo "$list" | grep -q ':jit:b$' || fail "$mode: bpftrace -l misses b: $list"
+	b=$(bpftrace_run -p "$HOST_PID" -e "usdt:$(bt_obj "$bobj"):jit:b { printf(\"b %d\\n\", arg0); exit(); }" |
 		grep '^b ')
 	echo "$b" | grep -q '^b [0-9][0-9]*$' || fail "$mode: b is not traced: $b"
 

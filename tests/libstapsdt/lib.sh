@@ -69,3 +69,4 @@ expect_hits() {
 	! echo "$1" | grep "^$2 " | grep -qv "^$2 \([0-9]*\) $3-\1\$" ||
 		fail "a $2 hit with wrong arguments: $1"
 }
+

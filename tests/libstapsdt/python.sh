@@ -11,10 +11,10 @@ LIB=$top_builddir/libstapsdt/.libs/libstapsdt.so.0
 
 start_ready python3 "$top_srcdir/tests/libstapsdt/ctypes-host.py" "$LIB"
 note "$(grep refused "$T/host.out")"
-out=$(bpftrace_run -p "$HOST_PID" -e '
+out=$(bpftrace_run -p "$HOST_PID" -e "$(bt_script "$(memfd_obj "$HOST_PID")" '
 usdt:*:py-app:probe-1 { printf("hit %d %s\n", arg0, str(arg1)); }
 usdt:*:py-app:9.lives { @odd = count(); }
-interval:ms:1500 { exit(); }')
+interval:ms:1500 { exit(); }')")
 note "$(echo "$out" | grep '^hit' | head -n 2)"
 expect_hits "$out" hit py
 echo "$out" | grep -q '^@odd: [1-9]' || fail "probe 9.lives never fired: $out"

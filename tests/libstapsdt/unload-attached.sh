@@ -9,7 +9,7 @@ for mode in memfd file; do
 	# Cycling starts once bpftrace is attached to a2.
 	if [ $mode = file ]; then start_host --file --cycle 150 --when-traced
 	else start_host --cycle 150 --when-traced; fi
-	out=$(bpftrace_run -p "$HOST_PID" -e 'usdt:*:sdttest:a2 { @hits = count(); } usdt:*:sdttest:a12 { @wide = count(); } interval:ms:1200 { exit(); }') ||
+	out=$(bpftrace_run -p "$HOST_PID" -e "$(bt_script "$HOST_OBJ" 'usdt:*:sdttest:a2 { @hits = count(); } usdt:*:sdttest:a12 { @wide = count(); } interval:ms:1200 { exit(); }')") ||
 		fail "$mode: bpftrace failed: $out"
 	host_alive
 	cycles=$(grep -c '^unloaded' "$T/host.out")

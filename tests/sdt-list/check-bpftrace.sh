@@ -1,5 +1,6 @@
 #!/bin/sh
-# --check's bcc/bpftrace verdict is what bpftrace really does: for every
+# --check's verdict for the installed bpftrace (the bcc/bpftrace column up
+# to 0.23, bpftrace 0.24+ from 0.24 on) is what it really does: for every
 # probe of a binary built with SystemTap's header (a float gives `8f@...',
 # a global whatever operand the compiler picks: `-4@gi(%rip)' with gcc, a
 # stack slot with clang) plus hand-written specs (among them the symbol
@@ -16,7 +17,9 @@ bin=$T/probes
 build_probes stap "$bin" -DFLOAT_GLOBAL -DODD_SPECS
 "$SDT_LIST" --json --check "$bin" >"$T/check.json"
 [ $? -le 1 ] || fail "sdt-list --check failed"
-verdicts "$T/check.json" bcc/bpftrace >"$T/probes.txt" || fail "bad JSON"
+col=$(bpftrace_column)
+note "bpftrace 0.$(bpftrace_minor): the \`$col' column"
+verdicts "$T/check.json" "$col" >"$T/probes.txt" || fail "bad JSON"
 n=0
 valued=0
 while read -r probe nargs want; do

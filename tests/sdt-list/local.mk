@@ -23,6 +23,7 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/typed.sh \
 	tests/sdt-list/scripts.sh \
 	tests/sdt-list/scripts-sites.sh \
+	tests/sdt-list/bt-keywords.sh \
 	tests/sdt-list/globs.sh \
 	tests/sdt-list/filters.sh \
 	tests/sdt-list/fuzz.sh \

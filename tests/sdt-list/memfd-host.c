@@ -4,7 +4,9 @@
  * `sdtlist' (loaded through a memfd, the library's default) with one probe
  * `tick' taking an int, fired every 10 ms. It prints "ready PID SEMA" (the
  * semaphore's address) once the provider is loaded and runs until killed or for
- * 60 seconds, so a test can point sdt-list -p and bpftrace -p at it.
+ * 300 seconds, so a test can point sdt-list -p and bpftrace -p at it
+ * (bpftrace 0.27 was seen to take most of a minute to attach on a busy
+ * machine).
  */
 #include <stdio.h>
 #include <unistd.h>
@@ -28,7 +30,7 @@ int main(void)
 	printf("ready %d %p\n", (int)getpid(),
 	       (const void *)probeSemaphore(tick));
 	fflush(stdout);
-	for (int i = 0; i < 6000; i++) {
+	for (int i = 0; i < 30000; i++) {
 		probeFire(tick, i);
 		usleep(10000);
 	}

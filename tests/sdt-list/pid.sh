@@ -53,6 +53,7 @@ expect_eq "memfd semaphore address" "$hsema" "$at"
 "$SDT_LIST" -p "$hpid" >"$T/list.txt" || fail "sdt-list -p (text) failed"
 grep -q 'in a memfd, attach as /proc/'"$hpid"'/fd/[0-9]*$' "$T/list.txt" ||
 	fail "memfd and its attach path not named: $(cat "$T/list.txt")"
+obj=$(sed -n 's/.* in a memfd, attach as //p' "$T/list.txt")
 grep -q '^sdtlist:tick(int32)  1 site, semaphore = 0$' "$T/list.txt" ||
 	fail "no one-line probe: $(cat "$T/list.txt")"
 "$SDT_LIST" -v -p "$hpid" >"$T/list.txt" || fail "sdt-list -v -p (text) failed"
@@ -60,8 +61,11 @@ grep -q '= 0 (no tracer attached)' "$T/list.txt" || fail "no value: $(cat "$T/li
 
 if need_bpftrace_ok=$(timeout 120 bpftrace -e 'BEGIN { exit(); }' 2>&1); then
 	# bpftrace stays attached until stopped: however long it takes to
-	# attach on a loaded machine, both listings happen while it is.
-	timeout 300 bpftrace -p "$hpid" -e 'usdt:*:sdtlist:tick { @n = count(); }' \
+	# attach on a loaded machine, both listings happen while it is. It
+	# attaches by the path sdt-list printed: bpftrace 0.24 on, given -p,
+	# looks for probes in no object whose name /proc/PID/maps marks
+	# "(deleted)", as a memfd's always is.
+	timeout 300 bpftrace -p "$hpid" -e "usdt:$obj:sdtlist:tick { @n = count(); }" \
 		>"$T/bt.out" 2>&1 &
 	bpid=$!
 	PIDS="$PIDS $bpid"
