@@ -371,13 +371,33 @@ void put_object_heading(FILE *out, const struct object *obj);
 /* --- signature.c --- */
 
 /* One signature right at every site of a probe, and what differed. */
+/*
+ * How the sites of one argument encode it: the ones that read a value
+ * (a register, memory) and the ones that record a constant (`$1'). A
+ * constant reads the same whatever size and sign encode it, as long as
+ * they hold its value: gcc 12 writes a bool true as `-4@$1', gcc 15 as
+ * `1@$1'.
+ */
+struct arg_enc {
+	int has_var, has_const;
+	int var_size, var_signed, var_sign_differs, var_size_differs;
+	int const_size, const_signed; /* widest; signed if any site is */
+	int const_size_differs, const_sign_differs;
+	int64_t const_min;  /* the values read, lowest (<= 0) */
+	uint64_t const_max; /* and highest (>= 0) */
+};
+
 struct group_sig {
 	struct signature sig; /* the common arguments, widest, signs agreed */
 	unsigned min_nargs, max_nargs; /* argument counts over the sites */
 	unsigned size_differs;	       /* bit N: argument N's size differs */
 	unsigned sign_differs; /* bit N: its sign differs (shown signed) */
 	unsigned unsigned8;    /* bit N: some site has it unsigned 8 bytes */
+	struct arg_enc enc[SDT_MAX_ARGS];
 };
+
+/* 1 when every constant of E reads the same as SIZE bytes of that sign. */
+int enc_consts_fit(const struct arg_enc *e, int size, int is_signed);
 
 void group_signature(const struct object *obj, const struct group *g,
 		     struct group_sig *gs);
