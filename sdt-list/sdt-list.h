@@ -195,6 +195,8 @@ struct type_record {
 struct type_table {
 	struct type_record *recs; /* sorted by provider, name */
 	size_t n;
+	int long_size;	 /* the target's C `long', in bytes */
+	int char_signed; /* its plain `char' is signed (x86) */
 };
 
 /*
@@ -217,7 +219,26 @@ struct sig_arg {
 	int is_signed, is_float;
 	int is_string;	/* a char pointer by the record: read with str() */
 	int is_pointer; /* by the record */
+	int decl_size;	/* the record's integer type in bytes, 0: none */
+	int decl_signed;
 };
+
+/*
+ * A declared integer that the sites record otherwise: wider (libvirt
+ * passes every argument as `(void *)(intptr_t)x', so its `int' is
+ * unsigned 8 bytes in the note) or of the other sign. A tracer reading
+ * the note's way prints -1 as 18446744073709551615; read as declared, the
+ * value is right.
+ */
+int arg_widened(const struct sig_arg *a);
+
+/* ... and reading it the note's way gives a wrong value for some values
+ * (a negative one of a signed type, or a large one of an unsigned type of
+ * the same size). */
+int arg_misread(const struct sig_arg *a);
+
+/* The bpftrace integer type of A's declaration: "int32", "uint8". */
+const char *arg_decl_word(const struct sig_arg *a);
 
 struct signature {
 	unsigned nargs;	     /* at most SDT_MAX_ARGS shown */

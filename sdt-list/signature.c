@@ -267,7 +267,7 @@ void group_signature(const struct object *obj, const struct group *g,
 		if (!x->is_float)
 			x->type = int_word(x->size, x->is_signed);
 		x->name = "";
-		x->is_string = x->is_pointer = 0;
+		x->is_string = x->is_pointer = x->decl_size = 0;
 	}
 	if (gs->sig.rec)
 		gs->sig.unused = NULL;

@@ -27,6 +27,7 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/fuzz.sh \
 	tests/sdt-list/contract-diff.sh \
 	tests/sdt-list/diff-constants.sh \
+	tests/sdt-list/declared-width.sh \
 	tests/sdt-list/contract-against.sh \
 	tests/sdt-list/contract-script.sh \
 	tests/sdt-list/contract-releases.sh \
