@@ -237,6 +237,15 @@ int arg_widened(const struct sig_arg *a);
  * the same size). */
 int arg_misread(const struct sig_arg *a);
 
+/*
+ * The size and sign of TYPE when it is a C integer type a record or a .d
+ * file can name (`int', `unsigned long long', `const short', `uint32_t',
+ * `_Bool'), for TT's target: 1, else 0 (pointers, structs, enums, other
+ * typedefs).
+ */
+int types_int_decl(const struct type_table *tt, const char *type, int *size,
+		   int *is_signed);
+
 /* The bpftrace integer type of A's declaration: "int32", "uint8". */
 const char *arg_decl_word(const struct sig_arg *a);
 

@@ -322,11 +322,6 @@ static int is_char_pointer(const char *type)
 	return stars == 1 && chars == 1 && !others;
 }
 
-/*
- * The size and sign of TYPE when it is a C integer type that a record can
- * name (`int', `unsigned long long', `const short', `uint32_t', `_Bool'),
- * for TT's target: 1, else 0 (pointers, structs, enums, other typedefs).
- */
 /* Integer typedefs a .d file may use, by size (0: the target's long). */
 static const struct int_name {
 	const char *name;
@@ -350,13 +345,8 @@ static const struct int_name *int_name_of(const char *p, size_t n)
 	return NULL;
 }
 
-/*
- * The size and sign of TYPE when it is a C integer type that a record can
- * name (`int', `unsigned long long', `const short', `uint32_t', `_Bool'),
- * for TT's target: 1, else 0 (pointers, structs, enums, other typedefs).
- */
-static int decl_int(const struct type_table *tt, const char *type, int *size,
-		    int *is_signed)
+int types_int_decl(const struct type_table *tt, const char *type, int *size,
+		   int *is_signed)
 {
 	const struct int_name *named = NULL;
 	int sgn = 0, uns = 0, chr = 0, shrt = 0, lng = 0, in = 0, other = 0;
@@ -487,8 +477,8 @@ void probe_signature(const struct type_table *tt, const struct sdt_probe *p,
 		sig->args[i].name = rec->argname[i];
 		sig->args[i].is_pointer = strchr(rec->type[i], '*') != NULL;
 		sig->args[i].is_string = is_char_pointer(rec->type[i]);
-		if (!decl_int(tt, rec->type[i], &sig->args[i].decl_size,
-			      &sig->args[i].decl_signed))
+		if (!types_int_decl(tt, rec->type[i], &sig->args[i].decl_size,
+				    &sig->args[i].decl_signed))
 			sig->args[i].decl_size = 0;
 	}
 }

@@ -68,6 +68,17 @@ grep -q "lvt:plain" against.txt && fail "--against: lvt:plain named: $(cat again
 grep -q "4 probes declared: 1 present as declared, 0 missing, 3 different" against.txt ||
 	fail "--against summary: $(cat against.txt)"
 
+# A build without records (SystemTap's dtrace writes none): --against
+# reads the declared types from the .d file itself.
+objcopy --remove-section .note.sdtkit lv lv-norec || fail "objcopy"
+"$SDT_LIST" -v lv-norec | grep -q 'int frequency' && fail "lv-norec still has records"
+"$SDT_LIST" --against lv.d lv-norec >against2.txt 2>&1
+expect_eq "--against without records: exit status" 1 $?
+grep -q "^MISMATCH lvt:timer: arg1 declared \`int' (signed 4 bytes), lv-norec records unsigned 8 bytes" against2.txt ||
+	fail "--against without records: $(cat against2.txt)"
+grep -q "4 probes declared: 1 present as declared, 0 missing, 3 different" against2.txt ||
+	fail "--against without records, summary: $(cat against2.txt)"
+
 # --bpftrace: the casts, then real bpftrace prints -1 (and the largest
 # unsigned values) as C would.
 "$SDT_LIST" --bpftrace lv >lv.bt 2>&1 || fail "--bpftrace: $(cat lv.bt)"
