@@ -177,12 +177,43 @@ static void report_missing(struct against_run *r, const struct dg_probe *p,
 	}
 }
 
+/*
+ * A declared integer the build records wider or of the other sign (libvirt
+ * passes every argument as `(void *)(intptr_t)x'): named. It is a
+ * mismatch where a tracer that reads the note gets another value (an
+ * `int' -1 recorded as unsigned 8 bytes reads 18446744073709551615); a
+ * widening that keeps every value (an unsigned zero-extended) is a note.
+ * Returns 1 for a mismatch.
+ */
+static int check_width(const struct dg_probe *p, const struct found *fd,
+		       const struct sig_arg *a, unsigned i)
+{
+	int bad = arg_misread(a);
+
+	if (!arg_widened(a))
+		return 0;
+	fputs(bad ? "MISMATCH " : "WIDER ", stdout);
+	put_probe(p);
+	fprintf(stdout, ": arg%u declared `", i);
+	put_text(stdout, p->types[i]);
+	fprintf(stdout, "' (%s %d byte%s), ",
+		a->decl_signed ? "signed" : "unsigned", a->decl_size,
+		a->decl_size == 1 ? "" : "s");
+	put_text(stdout, fd->linked->name);
+	fprintf(stdout, " records %s %d bytes: %s\n",
+		a->is_signed ? "signed" : "unsigned", a->size,
+		bad ? "a tracer that reads the note gets another value "
+		      "(-1 reads as a large number); pass it as declared"
+		    : "every value reads the same");
+	return bad;
+}
+
 /* The declared argument count and recorded types against the build's. */
 static void check_shape(struct against_run *r, const struct dg_probe *p,
 			const struct found *fd)
 {
 	struct group_sig gs;
-	int bad = 0;
+	int bad = 0, wide = 0;
 
 	group_signature(&fd->linked->obj, fd->lg, &gs);
 	if (gs.min_nargs != p->nargs || gs.max_nargs != p->nargs) {
@@ -212,6 +243,19 @@ static void check_shape(struct against_run *r, const struct dg_probe *p,
 		fputs("'\n", stdout);
 		bad = 1;
 	}
+	/* Every argument's width, once the count and types agree: by the
+	 * build's record, else by the .d file's declaration (SystemTap's
+	 * dtrace records no type). */
+	for (unsigned i = 0; !bad && i < p->nargs && i < gs.sig.nargs; i++) {
+		struct sig_arg a = gs.sig.args[i];
+
+		if (!gs.sig.rec &&
+		    !types_int_decl(&fd->linked->obj.types, p->types[i],
+				    &a.decl_size, &a.decl_signed))
+			continue;
+		wide |= check_width(p, fd, &a, i);
+	}
+	bad |= wide;
 	r->mismatched += bad;
 	r->present += !bad;
 }

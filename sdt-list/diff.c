@@ -9,8 +9,9 @@
  * changes sign or type, or disappears makes it print garbage; a lost
  * semaphore makes an agent that counts on it see nothing. Those changes are
  * breaking (exit 1). A new probe, a new trailing argument, a gained
- * semaphore, a renamed argument or a different number of sites is
- * reported and exits 0: scripts that worked still work.
+ * semaphore, a renamed argument, a different number of sites or a
+ * constant encoded otherwise (`-4@$1' -> `1@$1': it reads 1 either way)
+ * is reported and exits 0: scripts that worked still work.
  *
  * Each side is a file or a process (-p PID). The objects of the two sides
  * are paired by side.c's key (the SONAME first), so a library and its next
@@ -36,6 +37,7 @@ enum change_kind {
 	CH_SEMA_LOST,
 	CH_SEMA_GAINED,
 	CH_SITES,
+	CH_ENCODING,
 };
 
 /* Each kind as JSON names it, and as a text line does after "argN ". */
@@ -51,10 +53,11 @@ static const char *const kind_names[] = {
 	[CH_SEMA_LOST] = "semaphore-lost",
 	[CH_SEMA_GAINED] = "semaphore-gained",
 	[CH_SITES] = "site-count",
+	[CH_ENCODING] = "constant-encoding",
 };
 static const char *const arg_words_of[] = {
 	[CH_SIZE] = "size", [CH_SIGN] = "sign", [CH_FLOAT] = "float",
-	[CH_TYPE] = "type", [CH_NAME] = "name",
+	[CH_TYPE] = "type", [CH_NAME] = "name", [CH_ENCODING] = "encoding",
 };
 
 struct diff_run {
@@ -175,23 +178,76 @@ static const char *recorded_type(const struct group_sig *gs, unsigned i)
 	return gs->sig.rec ? gs->sig.args[i].type : NULL;
 }
 
+static const char *const_words(const struct arg_enc *e, char *buf, size_t len)
+{
+	snprintf(buf, len, "constant %s %d bytes%s",
+		 e->const_signed ? "signed" : "unsigned", e->const_size,
+		 e->const_size_differs || e->const_sign_differs
+			 ? " (sites differ)"
+			 : "");
+	return buf;
+}
+
+/*
+ * Argument I's constant sites encode it otherwise than before (gcc 12
+ * wrote a bool true as `-4@$1', gcc 15 as `1@$1'; JDK 17 a 0 as `-8@$0'
+ * where JDK 21 writes `8@$0'). No reader sees it where each side's
+ * constants read the same as the other side's argument does: named, not
+ * breaking. Returns 1 when that replaces the size and sign comparison:
+ * every site of both sides is a constant.
+ */
+static int const_encoding(struct diff_run *d, const struct probe_pair *pp,
+			  unsigned i)
+{
+	const struct sig_arg *a = &pp->os.sig.args[i], *b = &pp->ns.sig.args[i];
+	const struct arg_enc *ea = &pp->os.enc[i], *eb = &pp->ns.enc[i];
+	int same = a->size == b->size && a->is_signed == b->is_signed &&
+		   a->is_float == b->is_float;
+	char wa[64], wb[64];
+
+	if (!ea->has_const || !eb->has_const)
+		return 0;
+	if (ea->const_size == eb->const_size &&
+	    ea->const_signed == eb->const_signed &&
+	    ea->const_size_differs == eb->const_size_differs &&
+	    ea->const_sign_differs == eb->const_sign_differs)
+		return 0;
+	if (!same &&
+	    (ea->has_var || eb->has_var || a->is_float || b->is_float ||
+	     !enc_consts_fit(ea, b->size, b->is_signed) ||
+	     !enc_consts_fit(eb, a->size, a->is_signed)))
+		return 0;
+	change(d, pp, CH_ENCODING, (int)i, const_words(ea, wa, sizeof(wa)),
+	       const_words(eb, wb, sizeof(wb)), 0);
+	return !same;
+}
+
+/* Size, then float-ness, then sign: the first that differs is the news. */
+static void compare_reading(struct diff_run *d, const struct probe_pair *pp,
+			    unsigned i)
+{
+	const struct sig_arg *a = &pp->os.sig.args[i], *b = &pp->ns.sig.args[i];
+	enum change_kind k = a->size != b->size		    ? CH_SIZE
+			     : a->is_float != b->is_float   ? CH_FLOAT
+			     : a->is_signed != b->is_signed ? CH_SIGN
+							    : CH_REMOVED;
+	char wa[64], wb[64];
+
+	if (k != CH_REMOVED)
+		change(d, pp, k, (int)i, arg_words(a, wa, sizeof(wa)),
+		       arg_words(b, wb, sizeof(wb)), 1);
+}
+
 static void compare_arg(struct diff_run *d, const struct probe_pair *pp,
 			unsigned i)
 {
 	const struct sig_arg *a = &pp->os.sig.args[i], *b = &pp->ns.sig.args[i];
 	const char *ta = recorded_type(&pp->os, i);
 	const char *tb = recorded_type(&pp->ns, i);
-	char wa[64], wb[64];
 
-	if (a->size != b->size)
-		change(d, pp, CH_SIZE, (int)i, arg_words(a, wa, sizeof(wa)),
-		       arg_words(b, wb, sizeof(wb)), 1);
-	else if (a->is_float != b->is_float)
-		change(d, pp, CH_FLOAT, (int)i, arg_words(a, wa, sizeof(wa)),
-		       arg_words(b, wb, sizeof(wb)), 1);
-	else if (a->is_signed != b->is_signed)
-		change(d, pp, CH_SIGN, (int)i, arg_words(a, wa, sizeof(wa)),
-		       arg_words(b, wb, sizeof(wb)), 1);
+	/* Constants that read the same either way change neither. */
+	if (!const_encoding(d, pp, i))
+		compare_reading(d, pp, i);
 	/* A type only one build recorded is news, not a change. */
 	if (ta && tb && strcmp(ta, tb))
 		change(d, pp, CH_TYPE, (int)i, ta, tb, 1);

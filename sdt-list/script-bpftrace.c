@@ -69,6 +69,9 @@ static const char *bt_format(const struct group_sig *gs, unsigned i)
 		return "%s";
 	if (a->is_pointer || a->is_float)
 		return "0x%lx";
+	if (arg_widened(a)) /* cast to the declared type */
+		return a->decl_size == 8 ? (a->decl_signed ? "%ld" : "%lu")
+					 : (a->decl_signed ? "%d" : "%u");
 	if ((gs->sign_differs & (1u << i)) || a->size == 8 || !a->size)
 		return a->is_signed ? "%ld" : "%lu";
 	return a->is_signed ? "%d" : "%u";
@@ -110,6 +113,16 @@ static unsigned bt_comments(FILE *out, const struct object *obj,
 			      out);
 			continue;
 		}
+		if (arg_widened(a)) {
+			fprintf(out, "\t// arg%u is declared `", i);
+			put_text(out, a->type);
+			fprintf(out,
+				"' but recorded as %s %d bytes: read as "
+				"declared, (%s)arg%u\n",
+				a->is_signed ? "signed" : "unsigned", a->size,
+				arg_decl_word(a), i);
+			continue;
+		}
 		if (gs->size_differs & (1u << i))
 			fprintf(out,
 				"\t// arg%u's size differs between sites: "
@@ -146,9 +159,15 @@ static void bt_printf(FILE *out, const struct sdt_probe *p,
 		fprintf(out, "=%s", bt_format(gs, i));
 	}
 	fputs("\\n\"", out);
-	for (unsigned i = 0; i < shown; i++)
-		fprintf(out,
-			sig->args[i].is_string ? ", str(arg%u)" : ", arg%u", i);
+	for (unsigned i = 0; i < shown; i++) {
+		if (sig->args[i].is_string)
+			fprintf(out, ", str(arg%u)", i);
+		else if (arg_widened(&sig->args[i]))
+			fprintf(out, ", (%s)arg%u",
+				arg_decl_word(&sig->args[i]), i);
+		else
+			fprintf(out, ", arg%u", i);
+	}
 	fputs(");\n", out);
 }
 

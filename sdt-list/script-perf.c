@@ -168,9 +168,63 @@ static const char *site_problem(const struct site *s, const char *path,
 	return NULL;
 }
 
-/* One event per site, at its file offset: sites that perf cannot merge. */
+/*
+ * The fetch arguments ARGS (`arg1=%dx:u64 ...') with each argument that
+ * GS says is declared narrower than recorded read as declared
+ * (`arg2=%dx:s32'): on x86 a register or memory fetch of fewer bytes takes
+ * the low ones, as a C cast does. Returns how many were retyped.
+ */
+static unsigned retype_args(char *args, size_t len, const struct group_sig *gs)
+{
+	char out[1024];
+	size_t used = 0;
+	unsigned n = 0;
+
+	out[0] = 0;
+	for (const char *s = args; *s;) {
+		size_t w = strcspn(s, " ");
+		const char *colon = memchr(s, ':', w);
+		unsigned i = 0;
+		int k;
+
+		if (sscanf(s, "arg%u=", &i) == 1 && i >= 1 &&
+		    i <= gs->sig.nargs && colon &&
+		    arg_widened(&gs->sig.args[i - 1])) {
+			const struct sig_arg *a = &gs->sig.args[i - 1];
+			/* perf script prints s8 and s16 fields as unsigned;
+			 * a signed value widened in C is sign-extended, so
+			 * its low 4 bytes hold it as well. */
+			int bits = a->decl_signed && a->decl_size < 4
+					   ? 32
+					   : a->decl_size * 8;
+
+			k = snprintf(out + used, sizeof(out) - used,
+				     "%s%.*s:%c%d", used ? " " : "",
+				     (int)(colon - s), s,
+				     a->decl_signed ? 's' : 'u', bits);
+			n++;
+		} else {
+			k = snprintf(out + used, sizeof(out) - used, "%s%.*s",
+				     used ? " " : "", (int)w, s);
+		}
+		if (k < 0 || (size_t)k >= sizeof(out) - used)
+			return 0; /* too long: left as perf has it */
+		used += (size_t)k;
+		s += w;
+		s += strspn(s, " ");
+	}
+	if (n && used < len)
+		memcpy(args, out, used + 1);
+	return used < len ? n : 0;
+}
+
+/*
+ * One event per site, at its file offset: sites that perf cannot merge,
+ * or (DECL given) arguments perf would read wider than declared.
+ */
 static void perf_each_site(struct script *sc, const struct object *obj,
-			   const struct group *g, const char *path)
+			   const struct group *g, const char *path,
+			   const struct group_sig *decl)
 {
 	FILE *out = sc->body;
 	const struct sdt_probe *p = group_probe(obj, g);
@@ -179,10 +233,18 @@ static void perf_each_site(struct script *sc, const struct object *obj,
 
 	fputs("# ", out);
 	put_probe_name(out, p);
-	fprintf(out,
-		": its sites record different fields, which one event cannot "
-		"hold (perf probe -a sdt_PROVIDER:NAME stops at \"File "
-		"exists\"): one event per site%s\n",
+	if (decl)
+		fputs(": arguments recorded wider than declared (perf probe "
+		      "-a sdt_PROVIDER:NAME would print an int's -1 as "
+		      "18446744073709551615): one event per site, each read "
+		      "as declared",
+		      out);
+	else
+		fputs(": its sites record different fields, which one event "
+		      "cannot hold (perf probe -a sdt_PROVIDER:NAME stops at "
+		      "\"File exists\"): one event per site",
+		      out);
+	fprintf(out, "%s\n",
 		sema ? ", through tracefs, which can raise its semaphore" : "");
 	for (size_t i = 0; i < g->count; i++) {
 		const struct sdt_probe *q =
@@ -199,6 +261,8 @@ static void perf_each_site(struct script *sc, const struct object *obj,
 		    perf_fetch_args(&obj->f->target, q->note.args, args,
 				    sizeof(args), why, sizeof(why)) < 0)
 			problem = why;
+		if (!problem && decl)
+			retype_args(args, sizeof(args), decl);
 		if (problem) {
 			fprintf(out, "# site at 0x%llx: left out: ",
 				(unsigned long long)s.addr);
@@ -252,7 +316,9 @@ static void perf_probe(struct script *sc, struct object *obj,
 	FILE *out = sc->body;
 	const struct sdt_probe *p = group_probe(obj, g);
 	enum sdt_arch a = sdt_target_arch(&obj->f->target);
+	struct group_sig gs;
 	struct verdict v;
+	int widened = 0;
 
 	/* perf names the event sdt_PROVIDER:NAME: a C-like word each. */
 	if (!all_word(p->note.provider, "") || !all_word(p->note.name, "")) {
@@ -278,6 +344,13 @@ static void perf_probe(struct script *sc, struct object *obj,
 		put_text(out, v.why);
 		fputc('\n', out);
 	}
+	group_signature(obj, g, &gs);
+	for (unsigned i = 0; i < gs.sig.nargs && !widened; i++)
+		widened = arg_widened(&gs.sig.args[i]);
+	if (widened && (a == SDT_ARCH_X86_64 || a == SDT_ARCH_I386)) {
+		perf_each_site(sc, obj, g, path, &gs);
+		return;
+	}
 	if (!perf_sites_differ(obj, g)) {
 		fputs("perf probe -x ", out);
 		put_shell_word(out, path);
@@ -294,7 +367,7 @@ static void perf_probe(struct script *sc, struct object *obj,
 			p->note.provider, p->note.name);
 		return;
 	}
-	perf_each_site(sc, obj, g, path);
+	perf_each_site(sc, obj, g, path, NULL);
 }
 
 void perf_object(struct out *o, struct object *obj)

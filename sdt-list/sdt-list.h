@@ -225,6 +225,8 @@ struct type_record {
 struct type_table {
 	struct type_record *recs; /* sorted by provider, name */
 	size_t n;
+	int long_size;	 /* the target's C `long', in bytes */
+	int char_signed; /* its plain `char' is signed (x86) */
 };
 
 /*
@@ -247,7 +249,35 @@ struct sig_arg {
 	int is_signed, is_float;
 	int is_string;	/* a char pointer by the record: read with str() */
 	int is_pointer; /* by the record */
+	int decl_size;	/* the record's integer type in bytes, 0: none */
+	int decl_signed;
 };
+
+/*
+ * A declared integer that the sites record otherwise: wider (libvirt
+ * passes every argument as `(void *)(intptr_t)x', so its `int' is
+ * unsigned 8 bytes in the note) or of the other sign. A tracer reading
+ * the note's way prints -1 as 18446744073709551615; read as declared, the
+ * value is right.
+ */
+int arg_widened(const struct sig_arg *a);
+
+/* ... and reading it the note's way gives a wrong value for some values
+ * (a negative one of a signed type, or a large one of an unsigned type of
+ * the same size). */
+int arg_misread(const struct sig_arg *a);
+
+/*
+ * The size and sign of TYPE when it is a C integer type a record or a .d
+ * file can name (`int', `unsigned long long', `const short', `uint32_t',
+ * `_Bool'), for TT's target: 1, else 0 (pointers, structs, enums, other
+ * typedefs).
+ */
+int types_int_decl(const struct type_table *tt, const char *type, int *size,
+		   int *is_signed);
+
+/* The bpftrace integer type of A's declaration: "int32", "uint8". */
+const char *arg_decl_word(const struct sig_arg *a);
 
 struct signature {
 	unsigned nargs;	     /* at most SDT_MAX_ARGS shown */
@@ -413,13 +443,33 @@ void put_object_heading(FILE *out, const struct object *obj);
 /* --- signature.c --- */
 
 /* One signature right at every site of a probe, and what differed. */
+/*
+ * How the sites of one argument encode it: the ones that read a value
+ * (a register, memory) and the ones that record a constant (`$1'). A
+ * constant reads the same whatever size and sign encode it, as long as
+ * they hold its value: gcc 12 writes a bool true as `-4@$1', gcc 15 as
+ * `1@$1'.
+ */
+struct arg_enc {
+	int has_var, has_const;
+	int var_size, var_signed, var_sign_differs, var_size_differs;
+	int const_size, const_signed; /* widest; signed if any site is */
+	int const_size_differs, const_sign_differs;
+	int64_t const_min;  /* the values read, lowest (<= 0) */
+	uint64_t const_max; /* and highest (>= 0) */
+};
+
 struct group_sig {
 	struct signature sig; /* the common arguments, widest, signs agreed */
 	unsigned min_nargs, max_nargs; /* argument counts over the sites */
 	unsigned size_differs;	       /* bit N: argument N's size differs */
 	unsigned sign_differs; /* bit N: its sign differs (shown signed) */
 	unsigned unsigned8;    /* bit N: some site has it unsigned 8 bytes */
+	struct arg_enc enc[SDT_MAX_ARGS];
 };
+
+/* 1 when every constant of E reads the same as SIZE bytes of that sign. */
+int enc_consts_fit(const struct arg_enc *e, int size, int is_signed);
 
 void group_signature(const struct object *obj, const struct group *g,
 		     struct group_sig *gs);

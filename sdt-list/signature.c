@@ -11,6 +11,9 @@
  * aborts reading an argument a site does not record). This is that
  * signature, with what differed so the outputs can say so.
  */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sdt-list.h"
@@ -39,20 +42,161 @@ static int is_float_type(const char *type)
 	       (strstr(type, "double") || strstr(type, "float"));
 }
 
-static void merge_arg(struct group_sig *gs, unsigned i, const struct sig_arg *b)
+/*
+ * A constant operand (x86's `$-1', `$0x10') of argument TEXT: 1, and the
+ * value a reader gets (the low SIZE bytes, extended by the sign) in *NEG
+ * when negative, else in *POS. 0 for any other operand.
+ */
+static int const_operand(const char *text, size_t len, int64_t *neg,
+			 uint64_t *pos)
 {
-	struct sig_arg *a = &gs->sig.args[i];
+	const char *at = memchr(text, '@', len), *end = text + len;
+	int size = abs(atoi(text)), minus = 0;
+	uint64_t v, mask;
+	char num[32], *stop;
 
-	if (a->size != b->size) {
+	if (!at || end - at < 3 || at[1] != '$')
+		return 0;
+	if (size != 1 && size != 2 && size != 4 && size != 8)
+		return 0;
+	at += 2;
+	if (*at == '-' || *at == '+')
+		minus = *at++ == '-';
+	if (at >= end || *at < '0' || *at > '9' ||
+	    (size_t)(end - at) >= sizeof(num))
+		return 0;
+	memcpy(num, at, (size_t)(end - at));
+	num[end - at] = '\0';
+	errno = 0;
+	v = strtoull(num, &stop, 0);
+	if (*stop || errno)
+		return 0;
+	if (minus)
+		v = -v;
+	mask = size == 8 ? ~UINT64_C(0) : (UINT64_C(1) << (size * 8)) - 1;
+	v &= mask;
+	*neg = 0;
+	*pos = 0;
+	if (text[0] == '-' && (v >> (size * 8 - 1)) & 1)
+		*neg = (int64_t)(v | ~mask);
+	else
+		*pos = v;
+	return 1;
+}
+
+/* A site that reads argument E's value (a register, memory). */
+static void enc_read(struct arg_enc *e, const struct sig_arg *b)
+{
+	if (e->has_var) {
+		e->var_size_differs |= e->var_size != b->size;
+		e->var_sign_differs |= e->var_signed != b->is_signed;
+		if (b->size > e->var_size)
+			e->var_size = b->size;
+		e->var_signed |= b->is_signed;
+	} else {
+		e->var_size = b->size;
+		e->var_signed = b->is_signed;
+	}
+	e->has_var = 1;
+}
+
+/* One site's arguments into the encodings (SPEC: its argument spec). */
+static void note_site(struct group_sig *gs, const char *spec,
+		      const struct signature *s)
+{
+	size_t pos = 0, start, len;
+
+	for (unsigned i = 0;
+	     i < s->nargs && sdt_arg_split(spec, &pos, &start, &len); i++) {
+		const struct sig_arg *b = &s->args[i];
+		struct arg_enc *e = &gs->enc[i];
+		uint64_t vpos;
+		int64_t vneg;
+
+		if (b->is_float ||
+		    !const_operand(spec + start, len, &vneg, &vpos)) {
+			enc_read(e, b);
+			continue;
+		}
+		if (e->has_const) {
+			e->const_size_differs |= e->const_size != b->size;
+			e->const_sign_differs |=
+				e->const_signed != b->is_signed;
+			if (b->size > e->const_size)
+				e->const_size = b->size;
+			e->const_signed |= b->is_signed;
+		} else {
+			e->const_size = b->size;
+			e->const_signed = b->is_signed;
+		}
+		e->has_const = 1;
+		if (vneg < e->const_min)
+			e->const_min = vneg;
+		if (vpos > e->const_max)
+			e->const_max = vpos;
+	}
+}
+
+int enc_consts_fit(const struct arg_enc *e, int size, int is_signed)
+{
+	int bits = size * 8;
+
+	if (!e->has_const)
+		return 1;
+	if (size <= 0 || size > 8)
+		return 0;
+	if (e->const_min < 0 && !is_signed)
+		return 0;
+	if (is_signed) {
+		if (bits < 64 && (e->const_min < -(INT64_C(1) << (bits - 1)) ||
+				  e->const_max >= (UINT64_C(1) << (bits - 1))))
+			return 0;
+		return bits < 64 || e->const_max <= INT64_MAX;
+	}
+	return bits == 64 || e->const_max < (UINT64_C(1) << bits);
+}
+
+/*
+ * Argument I as readers see it at every site. The sites that read a value
+ * decide its size and sign (the widest; signed where they disagree); a
+ * constant site changes them only where its value needs it (a negative
+ * constant beside unsigned reads makes it signed). Where every site is a
+ * constant, their encodings merge as they are.
+ */
+static void resolve_arg(struct group_sig *gs, unsigned i)
+{
+	const struct arg_enc *e = &gs->enc[i];
+	struct sig_arg *a = &gs->sig.args[i];
+	int size, sign, size_differs, sign_differs;
+
+	if (!e->has_var) {
+		size = e->const_size;
+		sign = e->const_signed;
+		size_differs = e->const_size_differs;
+		sign_differs = e->const_sign_differs;
+	} else {
+		size = e->var_size;
+		sign = e->var_signed;
+		size_differs = e->var_size_differs;
+		sign_differs = e->var_sign_differs;
+		if (!enc_consts_fit(e, size, sign) && !sign &&
+		    e->const_min < 0) {
+			sign = 1;
+			sign_differs = 1;
+		}
+		while (size < 8 && !enc_consts_fit(e, size, sign)) {
+			size *= 2;
+			size_differs = 1;
+		}
+	}
+	if (a->is_float)
+		return;
+	a->size = size;
+	a->is_signed = sign;
+	if (size_differs)
 		gs->size_differs |= 1u << i;
-		if (b->size > a->size)
-			a->size = b->size;
-	}
-	if (a->is_signed != b->is_signed) {
+	if (sign_differs)
 		gs->sign_differs |= 1u << i;
-		a->is_signed = 1;
-	}
-	a->is_float |= b->is_float;
 }
 
 /* A record's `double' is no integer, whatever the spec's size says. */
@@ -75,27 +219,26 @@ static void note_unsigned8(struct group_sig *gs, const struct signature *s)
 void group_signature(const struct object *obj, const struct group *g,
 		     struct group_sig *gs)
 {
+	const struct sdt_probe *p = group_probe(obj, g);
 	const struct type_record *rec;
 
 	/* The first site straight into place: most probes have one. */
-	probe_signature(&obj->types, group_probe(obj, g), &gs->sig);
+	probe_signature(&obj->types, p, &gs->sig);
 	gs->min_nargs = gs->max_nargs = gs->sig.spec_nargs;
 	gs->size_differs = gs->sign_differs = gs->unsigned8 = 0;
+	memset(gs->enc, 0, sizeof(gs->enc));
 	note_unsigned8(gs, &gs->sig);
+	note_site(gs, p->note.args, &gs->sig);
 	rec = gs->sig.rec ? gs->sig.rec : gs->sig.unused;
-	if (g->count == 1) {
-		mark_floats(&gs->sig);
-		return;
-	}
 	for (size_t i = 1; i < g->count; i++) {
-		const struct sdt_probe *p =
-			&obj->f->probes[obj->sites[g->first + i]];
 		struct signature s;
 
+		p = &obj->f->probes[obj->sites[g->first + i]];
 		probe_signature(&obj->types, p, &s);
 		if (!rec)
 			rec = s.rec ? s.rec : s.unused;
 		note_unsigned8(gs, &s);
+		note_site(gs, p->note.args, &s);
 		if (s.spec_nargs < gs->min_nargs)
 			gs->min_nargs = s.spec_nargs;
 		if (s.spec_nargs > gs->max_nargs)
@@ -103,11 +246,17 @@ void group_signature(const struct object *obj, const struct group *g,
 		if (s.nargs < gs->sig.nargs)
 			gs->sig.nargs = s.nargs;
 		for (unsigned a = 0; a < gs->sig.nargs; a++)
-			merge_arg(gs, a, &s.args[a]);
+			gs->sig.args[a].is_float |= s.args[a].is_float;
 		if (!s.rec)
 			gs->sig.rec = NULL;
 	}
 	gs->sig.spec_nargs = gs->min_nargs;
+	for (unsigned a = 0; a < gs->sig.nargs; a++)
+		resolve_arg(gs, a);
+	if (g->count == 1) {
+		mark_floats(&gs->sig);
+		return;
+	}
 	/* Types from the record where every site took it, else words. */
 	for (unsigned a = 0; a < gs->sig.nargs; a++) {
 		struct sig_arg *x = &gs->sig.args[a];
@@ -118,7 +267,7 @@ void group_signature(const struct object *obj, const struct group *g,
 		if (!x->is_float)
 			x->type = int_word(x->size, x->is_signed);
 		x->name = "";
-		x->is_string = x->is_pointer = 0;
+		x->is_string = x->is_pointer = x->decl_size = 0;
 	}
 	if (gs->sig.rec)
 		gs->sig.unused = NULL;

@@ -25,6 +25,7 @@
  * describes some other build of the probe and is not used.
  */
 #include <ctype.h>
+#include <elf.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,9 @@ int types_load(struct type_table *tt, const struct sdt_elf *f,
 {
 	tt->recs = NULL;
 	tt->n = 0;
+	tt->long_size = (int)sdt_target_addr_size(&f->target);
+	tt->char_signed =
+		f->target.machine == EM_X86_64 || f->target.machine == EM_386;
 	if (f->types_damaged) {
 		fputs("sdt-list: warning: ", stderr);
 		put_text(stderr, objname);
@@ -318,6 +322,110 @@ static int is_char_pointer(const char *type)
 	return stars == 1 && chars == 1 && !others;
 }
 
+/* Integer typedefs a .d file may use, by size (0: the target's long). */
+static const struct int_name {
+	const char *name;
+	int size, is_signed;
+} int_names[] = {
+	{ "int8_t", 1, 1 },   { "uint8_t", 1, 0 },   { "int16_t", 2, 1 },
+	{ "uint16_t", 2, 0 }, { "int32_t", 4, 1 },   { "uint32_t", 4, 0 },
+	{ "int64_t", 8, 1 },  { "uint64_t", 8, 0 },  { "_Bool", 1, 0 },
+	{ "bool", 1, 0 },     { "pid_t", 4, 1 },     { "uid_t", 4, 0 },
+	{ "gid_t", 4, 0 },    { "size_t", 0, 0 },    { "ssize_t", 0, 1 },
+	{ "intptr_t", 0, 1 }, { "uintptr_t", 0, 0 }, { "ptrdiff_t", 0, 1 },
+};
+
+static const struct int_name *int_name_of(const char *p, size_t n)
+{
+	for (size_t i = 0; i < sizeof(int_names) / sizeof(int_names[0]); i++) {
+		if (strlen(int_names[i].name) == n &&
+		    !strncmp(p, int_names[i].name, n))
+			return &int_names[i];
+	}
+	return NULL;
+}
+
+int types_int_decl(const struct type_table *tt, const char *type, int *size,
+		   int *is_signed)
+{
+	const struct int_name *named = NULL;
+	int sgn = 0, uns = 0, chr = 0, shrt = 0, lng = 0, in = 0, other = 0;
+
+	for (const char *p = type; *p;) {
+		size_t n = 0;
+
+		while (isalnum((unsigned char)p[n]) || p[n] == '_')
+			n++;
+		if (!n) {
+			if (!isspace((unsigned char)*p))
+				return 0; /* `*', `[', `(' */
+			p++;
+			continue;
+		}
+#define IS(w) (n == sizeof(w) - 1 && !strncmp(p, w, n))
+		if (IS("const") || IS("volatile")) {
+			/* a qualifier: no part of the size */
+		} else if (IS("signed"))
+			sgn++;
+		else if (IS("unsigned"))
+			uns++;
+		else if (IS("char"))
+			chr++;
+		else if (IS("short"))
+			shrt++;
+		else if (IS("long"))
+			lng++;
+		else if (IS("int"))
+			in++;
+		else if (other++, !(named = int_name_of(p, n)))
+			return 0;
+#undef IS
+		p += n;
+	}
+	if (other) {
+		if (other > 1 || sgn || uns || chr || shrt || lng || in)
+			return 0;
+		*size = named->size ? named->size : tt->long_size;
+		*is_signed = named->is_signed;
+		return *size > 0;
+	}
+	if ((sgn && uns) || sgn > 1 || uns > 1 || chr + shrt + (lng > 0) > 1 ||
+	    lng > 2 || in > 1 || (chr && in) ||
+	    !(sgn + uns + chr + shrt + lng + in))
+		return 0;
+	*size = chr ? 1 : shrt ? 2 : lng == 2 ? 8 : lng ? tt->long_size : 4;
+	*is_signed = uns ? 0 : sgn ? 1 : chr ? tt->char_signed : 1;
+	return *size > 0;
+}
+
+int arg_widened(const struct sig_arg *a)
+{
+	return a->decl_size && a->size && !a->is_float && !a->is_pointer &&
+	       (a->size > a->decl_size ||
+		(a->size == a->decl_size && a->is_signed != a->decl_signed));
+}
+
+int arg_misread(const struct sig_arg *a)
+{
+	if (!arg_widened(a) || a->is_signed == a->decl_signed)
+		return 0;
+	/* An unsigned value zero-extended reads right as signed. */
+	return a->decl_signed || a->size == a->decl_size;
+}
+
+const char *arg_decl_word(const struct sig_arg *a)
+{
+	static const char *const sint[] = { "int8", "int16", "int32", "int64" };
+	static const char *const uint[] = { "uint8", "uint16", "uint32",
+					    "uint64" };
+	int n = a->decl_size;
+	int i = n == 1 ? 0 : n == 2 ? 1 : n == 4 ? 2 : n == 8 ? 3 : -1;
+
+	if (i < 0)
+		return "?";
+	return a->decl_signed ? sint[i] : uint[i];
+}
+
 /* `int32', `uint64', `float64' from the spec's size and sign. */
 static const char *size_word(const struct arg_desc *d)
 {
@@ -369,6 +477,9 @@ void probe_signature(const struct type_table *tt, const struct sdt_probe *p,
 		sig->args[i].name = rec->argname[i];
 		sig->args[i].is_pointer = strchr(rec->type[i], '*') != NULL;
 		sig->args[i].is_string = is_char_pointer(rec->type[i]);
+		if (!types_int_decl(tt, rec->type[i], &sig->args[i].decl_size,
+				    &sig->args[i].decl_signed))
+			sig->args[i].decl_size = 0;
 	}
 }
 

@@ -33,6 +33,14 @@ static void text_args(FILE *out, const struct object *obj,
 		}
 		fputs(": ", out);
 		put_text(out, d.words);
+		if (sig.rec && n < sig.nargs && arg_widened(&sig.args[n]))
+			fprintf(out,
+				" (wider than declared: read its low %d "
+				"byte%s as %s, (%s)arg%u in bpftrace)",
+				sig.args[n].decl_size,
+				sig.args[n].decl_size == 1 ? "" : "s",
+				sig.args[n].decl_signed ? "signed" : "unsigned",
+				arg_decl_word(&sig.args[n]), n);
 		fputc('\n', out);
 	}
 }

@@ -28,6 +28,8 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/filters.sh \
 	tests/sdt-list/fuzz.sh \
 	tests/sdt-list/contract-diff.sh \
+	tests/sdt-list/diff-constants.sh \
+	tests/sdt-list/declared-width.sh \
 	tests/sdt-list/contract-against.sh \
 	tests/sdt-list/contract-script.sh \
 	tests/sdt-list/contract-releases.sh \
