@@ -230,39 +230,6 @@ struct usdt_sema {
  * made a 300-probe unit preprocess to 80 MB and compile 30 times slower.
  */
 #ifdef __cplusplus
-/* The type code of an argument's own type (see "Argument types" below). */
-template <typename __usdt_T, bool __usdt_enum = __is_enum(__usdt_T)>
-struct __usdt_code {
-	enum { value = 0 };
-};
-template <typename __usdt_T> struct __usdt_code<__usdt_T *, false> {
-	enum { value = 16 };
-};
-/* An enumeration is recorded as its underlying integer type. */
-template <typename __usdt_T> struct __usdt_code<__usdt_T, true> {
-	enum { value = __usdt_code<__underlying_type(__usdt_T)>::value };
-};
-#define _USDT_CODE_OF(type, c)                                                 \
-	template <> struct __usdt_code<type, false> {                          \
-		enum { value = c };                                            \
-	};
-_USDT_CODE_OF(char, 1)
-_USDT_CODE_OF(signed char, 2)
-_USDT_CODE_OF(unsigned char, 3)
-_USDT_CODE_OF(short, 4)
-_USDT_CODE_OF(unsigned short, 5)
-_USDT_CODE_OF(int, 6)
-_USDT_CODE_OF(unsigned int, 7)
-_USDT_CODE_OF(long, 8)
-_USDT_CODE_OF(unsigned long, 9)
-_USDT_CODE_OF(long long, 10)
-_USDT_CODE_OF(unsigned long long, 11)
-_USDT_CODE_OF(bool, 12)
-_USDT_CODE_OF(char *, 13)
-_USDT_CODE_OF(const char *, 14)
-_USDT_CODE_OF(float, 17)
-_USDT_CODE_OF(double, 18)
-#undef _USDT_CODE_OF
 #define _USDT_CODE_OP(i, x) "n"(__usdt_A##i::code)
 #define _USDT_FIT(n) ((n) <= 1 ? 1 : (n) <= 2 ? 2 : (n) <= 4 ? 4 : 8)
 template <int __usdt_n> struct __usdt_bytes_type {
@@ -282,7 +249,9 @@ template <typename __usdt_T,
 			       (sizeof(__usdt_T) == 1 || sizeof(__usdt_T) == 2 ||
 				sizeof(__usdt_T) == 4 || sizeof(__usdt_T) == 8)>
 struct __usdt_arg {
-	enum { code = __usdt_code<__usdt_T>::value };
+#ifdef _SDT_CODE_OF_TYPE
+	enum { code = _SDT_CODE_OF_TYPE(__usdt_T) };
+#endif
 	static inline __attribute__((always_inline)) __usdt_T
 	pass(__usdt_T __usdt_v)
 	{
@@ -290,7 +259,9 @@ struct __usdt_arg {
 	}
 };
 template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
-	enum { code = __usdt_code<__usdt_T>::value };
+#ifdef _SDT_CODE_OF_TYPE
+	enum { code = _SDT_CODE_OF_TYPE(__usdt_T) };
+#endif
 	typedef typename __usdt_bytes_type<_USDT_FIT(sizeof(__usdt_T))>::type
 		bytes;
 	static inline __attribute__((always_inline)) bytes
@@ -329,190 +300,92 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 	(_SDT_CLASS(v) != 9 && _SDT_CLASS(v) != 12 && _SDT_CLASS(v) != 13 &&  \
 	 (sizeof(v) & (sizeof(v) - 1)) == 0 && sizeof(v) <= 8)
 #define _USDT_ARG(v) __builtin_choose_expr(_USDT_SCALAR(v), (v), _USDT_BYTES(v))
-/*
- * The type code of local v (see "Argument types" below): _Generic where
- * the language has it (half the text to compile), else GNU C's
- * type comparison, which every standard takes.
- */
-#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-#define _USDT_CODE(v)                                                          \
-	_Generic((v), char: 1, signed char: 2, unsigned char: 3, short: 4,     \
-		 unsigned short: 5, int: 6, unsigned int: 7, long: 8,          \
-		 unsigned long: 9, long long: 10, unsigned long long: 11,      \
-		 _Bool: 12, char *: 13, const char *: 14, float: 17,           \
-		 double: 18, default: _SDT_CLASS(v) == 5 ? 16 : 0)
-#else
-#define _USDT_IS(v, type) __builtin_types_compatible_p(__typeof__(v), type)
-#define _USDT_CODE(v)                                                          \
-	(_USDT_IS(v, char *) ? 13 : _USDT_IS(v, const char *) ? 14 :          \
-	 _SDT_CLASS(v) == 5 ? 16 : _USDT_IS(v, char) ? 1 :                    \
-	 _USDT_IS(v, signed char) ? 2 : _USDT_IS(v, unsigned char) ? 3 :      \
-	 _USDT_IS(v, short) ? 4 : _USDT_IS(v, unsigned short) ? 5 :           \
-	 _USDT_IS(v, int) ? 6 : _USDT_IS(v, unsigned int) ? 7 :               \
-	 _USDT_IS(v, long) ? 8 : _USDT_IS(v, unsigned long) ? 9 :             \
-	 _USDT_IS(v, long long) ? 10 : _USDT_IS(v, unsigned long long) ? 11 : \
-	 _USDT_IS(v, _Bool) ? 12 : _USDT_IS(v, float) ? 17 :                  \
-	 _USDT_IS(v, double) ? 18 : 0)
-#endif
-#define _USDT_CODE_OP(i, x) "n"(_USDT_CODE(__usdt_v##i))
+#define _USDT_CODE_OP(i, x) "n"(_SDT_CODE(__usdt_v##i))
 #define _USDT_LET(i, x)                                                        \
 	__typeof__(_SDT_RVALUE(x)) __usdt_v##i = (x);                          \
 	__typeof__(_USDT_ARG(__usdt_v##i)) __usdt_a##i = _USDT_ARG(__usdt_v##i);
 #endif
 
-/* ---- Argument types ---------------------------------------------------
+/* ---- Argument types and names -----------------------------------------
  * The note says where an argument is and its size, not what it is; a .d
  * file would (`const char *path'), and sdtkit keeps that in a typed-probe
  * record (docs/typed-probes.md), which sdt-list and the bpftrace programs
- * it prints use to read a string as a string. Here the compiler tells:
- * each argument's type is classified into a code, a constant (templates
- * in C++, __builtin_types_compatible_p in C), handed to the base's asm
- * statement as an "n" operand, so no instruction and no byte of the note
- * changes. The assembler turns the codes into the record's type texts:
- *   1 char  2 signed char  3 unsigned char  4 short  5 unsigned short
- *   6 int  7 unsigned int  8 long  9 unsigned long  10 long long
- *   11 unsigned long long  12 bool  13 char *  14 const char *
- *   16 void * (any other pointer, array or function)  17 float  18 double
- *   0 anything else (a struct's bytes, ...): an empty type, "not known"
- * Enumerations are their underlying integer type. The record is one per
- * probe and list of codes, in a comdat group (the link keeps one) and
- * behind an .ifndef (a unit emits one however many sites share it). It is
- * marked "header" then "usdt": a record from a .d file wins over it, and
- * sites of one probe that pass different types are no conflict. Only for
- * ELF; SDTKIT_NO_TYPES leaves the records out.
+ * it prints use to read a string as a string. <sys/sdt.h> writes it for
+ * its own probes from the types the compiler sees and the arguments' text
+ * (see "Argument types and names" there); here the same record, with
+ * each argument's code taken from its local (its own type, before any
+ * conversion) and its name from the text the caller wrote. No
+ * instruction and no byte of the note changes. SDTKIT_NO_TYPES leaves the
+ * records out.
  */
-#if defined(__ELF__) && !defined(SDTKIT_NO_TYPES)
-#define _USDT_TYPE_MACRO                                                       \
-	".macro __usdt_type c\n.if \\c == 1\n.asciz \"char\"\n"                \
-	".elseif \\c == 2\n.asciz \"signed char\"\n"                           \
-	".elseif \\c == 3\n.asciz \"unsigned char\"\n"                         \
-	".elseif \\c == 4\n.asciz \"short\"\n"                                 \
-	".elseif \\c == 5\n.asciz \"unsigned short\"\n"                        \
-	".elseif \\c == 6\n.asciz \"int\"\n"                                   \
-	".elseif \\c == 7\n.asciz \"unsigned int\"\n"                          \
-	".elseif \\c == 8\n.asciz \"long\"\n"                                  \
-	".elseif \\c == 9\n.asciz \"unsigned long\"\n"                         \
-	".elseif \\c == 10\n.asciz \"long long\"\n"                            \
-	".elseif \\c == 11\n.asciz \"unsigned long long\"\n"                   \
-	".elseif \\c == 12\n.asciz \"bool\"\n"                                 \
-	".elseif \\c == 13\n.asciz \"char *\"\n"                               \
-	".elseif \\c == 14\n.asciz \"const char *\"\n"                         \
-	".elseif \\c == 16\n.asciz \"void *\"\n"                               \
-	".elseif \\c == 17\n.asciz \"float\"\n"                                \
-	".elseif \\c == 18\n.asciz \"double\"\n"                               \
-	".else\n.byte 0\n.endif\n.byte 0\n.endm\n"
-/* The record of a probe with n arguments; K: ".%c0.%c1", T: the types. */
-#define _USDT_RECORD(group, name, n, K, T)                                     \
-	".ifndef .L__usdt_types." _SDT_STR(group) "." _SDT_STR(name) K "\n"    \
-	".set .L__usdt_types." _SDT_STR(group) "." _SDT_STR(name) K ", 1\n"    \
-	".pushsection .note.sdtkit,\"G\",\"note\",.sdtkit.usdt."              \
-		_SDT_STR(group) "." _SDT_STR(name) K ",comdat\n"               \
-	".balign 4\n.4byte 7, 996f - 995f, 1\n.asciz \"sdtkit\"\n"            \
-	".balign 4\n995: .asciz \"" _SDT_STR(group) "\", \""                  \
-		_SDT_STR(name) "\", \"" #n "\"\n"                              \
-	_USDT_TYPE_MACRO T ".purgem __usdt_type\n"                             \
-	".asciz \"header\", \"usdt\"\n996: .balign 4\n.popsection\n.endif\n"
-#define _USDT_K1 ".%c0"
-#define _USDT_K2 _USDT_K1 ".%c1"
-#define _USDT_K3 _USDT_K2 ".%c2"
-#define _USDT_K4 _USDT_K3 ".%c3"
-#define _USDT_K5 _USDT_K4 ".%c4"
-#define _USDT_K6 _USDT_K5 ".%c5"
-#define _USDT_K7 _USDT_K6 ".%c6"
-#define _USDT_K8 _USDT_K7 ".%c7"
-#define _USDT_K9 _USDT_K8 ".%c8"
-#define _USDT_K10 _USDT_K9 ".%c9"
-#define _USDT_K11 _USDT_K10 ".%c10"
-#define _USDT_K12 _USDT_K11 ".%c11"
-#define _USDT_T1 "__usdt_type %c0\n"
-#define _USDT_T2 _USDT_T1 "__usdt_type %c1\n"
-#define _USDT_T3 _USDT_T2 "__usdt_type %c2\n"
-#define _USDT_T4 _USDT_T3 "__usdt_type %c3\n"
-#define _USDT_T5 _USDT_T4 "__usdt_type %c4\n"
-#define _USDT_T6 _USDT_T5 "__usdt_type %c5\n"
-#define _USDT_T7 _USDT_T6 "__usdt_type %c6\n"
-#define _USDT_T8 _USDT_T7 "__usdt_type %c7\n"
-#define _USDT_T9 _USDT_T8 "__usdt_type %c8\n"
-#define _USDT_T10 _USDT_T9 "__usdt_type %c9\n"
-#define _USDT_T11 _USDT_T10 "__usdt_type %c10\n"
-#define _USDT_T12 _USDT_T11 "__usdt_type %c11\n"
-#define _USDT_CODES_1 _SDT_EACH_1(_USDT_CODE_OP, ~)
-#define _USDT_CODES_2 _SDT_EACH_2(_USDT_CODE_OP, ~, ~)
-#define _USDT_CODES_3 _SDT_EACH_3(_USDT_CODE_OP, ~, ~, ~)
-#define _USDT_CODES_4 _SDT_EACH_4(_USDT_CODE_OP, ~, ~, ~, ~)
-#define _USDT_CODES_5 _SDT_EACH_5(_USDT_CODE_OP, ~, ~, ~, ~, ~)
-#define _USDT_CODES_6 _SDT_EACH_6(_USDT_CODE_OP, ~, ~, ~, ~, ~, ~)
-#define _USDT_CODES_7 _SDT_EACH_7(_USDT_CODE_OP, ~, ~, ~, ~, ~, ~, ~)
-#define _USDT_CODES_8 _SDT_EACH_8(_USDT_CODE_OP, ~, ~, ~, ~, ~, ~, ~, ~)
-#define _USDT_CODES_9 _SDT_EACH_9(_USDT_CODE_OP, ~, ~, ~, ~, ~, ~, ~, ~, ~)
-#define _USDT_CODES_10 _SDT_EACH_10(_USDT_CODE_OP, ~, ~, ~, ~, ~, ~, ~, ~, ~, ~)
-#define _USDT_CODES_11 _SDT_EACH_11(_USDT_CODE_OP, ~, ~, ~, ~, ~, ~, ~, ~, ~, ~, ~)
-#define _USDT_CODES_12 _SDT_EACH_12(_USDT_CODE_OP, ~, ~, ~, ~, ~, ~, ~, ~, ~, ~, ~, ~)
+#define _USDT_CODES_1(a1) _SDT_EACH_1(_USDT_CODE_OP, a1)
+#define _USDT_CODES_2(a1, a2) _SDT_EACH_2(_USDT_CODE_OP, a1, a2)
+#define _USDT_CODES_3(a1, a2, a3) _SDT_EACH_3(_USDT_CODE_OP, a1, a2, a3)
+#define _USDT_CODES_4(a1, a2, a3, a4) _SDT_EACH_4(_USDT_CODE_OP, a1, a2, a3, a4)
+#define _USDT_CODES_5(a1, a2, a3, a4, a5) _SDT_EACH_5(_USDT_CODE_OP, a1, a2, a3, a4, a5)
+#define _USDT_CODES_6(a1, a2, a3, a4, a5, a6) _SDT_EACH_6(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6)
+#define _USDT_CODES_7(a1, a2, a3, a4, a5, a6, a7) _SDT_EACH_7(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7)
+#define _USDT_CODES_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_EACH_8(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8)
+#define _USDT_CODES_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_EACH_9(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _USDT_CODES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_EACH_10(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define _USDT_CODES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_EACH_11(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define _USDT_CODES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_EACH_12(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 /* The base (once per object), with the record when there are arguments. */
-#define _USDT_BASE_0(group, name) __asm__ __volatile__(_SDT_BASE)
-#define _USDT_BASE_N(group, name, n)                                           \
-	__asm__ __volatile__(_SDT_BASE _USDT_RECORD(group, name, n,            \
-						    _USDT_K##n, _USDT_T##n)    \
-			     :                                                 \
-			     : _USDT_CODES_##n)
-#else
-#define _USDT_BASE_0(group, name) __asm__ __volatile__(_SDT_BASE)
-#define _USDT_BASE_N(group, name, n) __asm__ __volatile__(_SDT_BASE)
-#endif
-#define _USDT_BASE_1(g, n) _USDT_BASE_N(g, n, 1)
-#define _USDT_BASE_2(g, n) _USDT_BASE_N(g, n, 2)
-#define _USDT_BASE_3(g, n) _USDT_BASE_N(g, n, 3)
-#define _USDT_BASE_4(g, n) _USDT_BASE_N(g, n, 4)
-#define _USDT_BASE_5(g, n) _USDT_BASE_N(g, n, 5)
-#define _USDT_BASE_6(g, n) _USDT_BASE_N(g, n, 6)
-#define _USDT_BASE_7(g, n) _USDT_BASE_N(g, n, 7)
-#define _USDT_BASE_8(g, n) _USDT_BASE_N(g, n, 8)
-#define _USDT_BASE_9(g, n) _USDT_BASE_N(g, n, 9)
-#define _USDT_BASE_10(g, n) _USDT_BASE_N(g, n, 10)
-#define _USDT_BASE_11(g, n) _USDT_BASE_N(g, n, 11)
-#define _USDT_BASE_12(g, n) _USDT_BASE_N(g, n, 12)
+#define _USDT_BASE_0(group, name, raw) __asm__ __volatile__(_SDT_BASE)
+#define _USDT_BASE_1(g, n, raw) _SDT_TYPED_BASE(g, n, 1, _USDT_CODES, raw)
+#define _USDT_BASE_2(g, n, raw) _SDT_TYPED_BASE(g, n, 2, _USDT_CODES, raw)
+#define _USDT_BASE_3(g, n, raw) _SDT_TYPED_BASE(g, n, 3, _USDT_CODES, raw)
+#define _USDT_BASE_4(g, n, raw) _SDT_TYPED_BASE(g, n, 4, _USDT_CODES, raw)
+#define _USDT_BASE_5(g, n, raw) _SDT_TYPED_BASE(g, n, 5, _USDT_CODES, raw)
+#define _USDT_BASE_6(g, n, raw) _SDT_TYPED_BASE(g, n, 6, _USDT_CODES, raw)
+#define _USDT_BASE_7(g, n, raw) _SDT_TYPED_BASE(g, n, 7, _USDT_CODES, raw)
+#define _USDT_BASE_8(g, n, raw) _SDT_TYPED_BASE(g, n, 8, _USDT_CODES, raw)
+#define _USDT_BASE_9(g, n, raw) _SDT_TYPED_BASE(g, n, 9, _USDT_CODES, raw)
+#define _USDT_BASE_10(g, n, raw) _SDT_TYPED_BASE(g, n, 10, _USDT_CODES, raw)
+#define _USDT_BASE_11(g, n, raw) _SDT_TYPED_BASE(g, n, 11, _USDT_CODES, raw)
+#define _USDT_BASE_12(g, n, raw) _SDT_TYPED_BASE(g, n, 12, _USDT_CODES, raw)
 
 /* ---- The probe --------------------------------------------------------
  * _USDT_N(kind, sema, n, group, name, args...): n is the argument count.
  * _USDT_n(kind, sema, group, name, a1..an): the probe with n arguments.
  */
 #define _USDT_N(kind, sema, n, ...) _SDT_CAT(_USDT_, n)(kind, sema, __VA_ARGS__)
-#define _USDT_0(k, s, g, n) _USDT_PROBE(k, s, g, n, 0, , ())
+#define _USDT_0(k, s, g, n) _USDT_PROBE(k, s, g, n, 0, (), , ())
 #define _USDT_1(k, s, g, n, a1) \
-	_USDT_PROBE(k, s, g, n, 1, _USDT_LET(1, a1), \
+	_USDT_PROBE(k, s, g, n, 1, (a1), _USDT_LET(1, a1), \
 		(__usdt_a1))
 #define _USDT_2(k, s, g, n, a1, a2) \
-	_USDT_PROBE(k, s, g, n, 2, _USDT_LET(1, a1) _USDT_LET(2, a2), \
+	_USDT_PROBE(k, s, g, n, 2, (a1, a2), _USDT_LET(1, a1) _USDT_LET(2, a2), \
 		(__usdt_a1, __usdt_a2))
 #define _USDT_3(k, s, g, n, a1, a2, a3) \
-	_USDT_PROBE(k, s, g, n, 3, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3), \
+	_USDT_PROBE(k, s, g, n, 3, (a1, a2, a3), _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3), \
 		(__usdt_a1, __usdt_a2, __usdt_a3))
 #define _USDT_4(k, s, g, n, a1, a2, a3, a4) \
-	_USDT_PROBE(k, s, g, n, 4, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4), \
+	_USDT_PROBE(k, s, g, n, 4, (a1, a2, a3, a4), _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4), \
 		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4))
 #define _USDT_5(k, s, g, n, a1, a2, a3, a4, a5) \
-	_USDT_PROBE(k, s, g, n, 5, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5), \
+	_USDT_PROBE(k, s, g, n, 5, (a1, a2, a3, a4, a5), _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5), \
 		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5))
 #define _USDT_6(k, s, g, n, a1, a2, a3, a4, a5, a6) \
-	_USDT_PROBE(k, s, g, n, 6, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6), \
+	_USDT_PROBE(k, s, g, n, 6, (a1, a2, a3, a4, a5, a6), _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6), \
 		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5, __usdt_a6))
 #define _USDT_7(k, s, g, n, a1, a2, a3, a4, a5, a6, a7) \
-	_USDT_PROBE(k, s, g, n, 7, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7), \
+	_USDT_PROBE(k, s, g, n, 7, (a1, a2, a3, a4, a5, a6, a7), _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7), \
 		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5, __usdt_a6, __usdt_a7))
 #define _USDT_8(k, s, g, n, a1, a2, a3, a4, a5, a6, a7, a8) \
-	_USDT_PROBE(k, s, g, n, 8, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7) _USDT_LET(8, a8), \
+	_USDT_PROBE(k, s, g, n, 8, (a1, a2, a3, a4, a5, a6, a7, a8), _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7) _USDT_LET(8, a8), \
 		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5, __usdt_a6, __usdt_a7, __usdt_a8))
 #define _USDT_9(k, s, g, n, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	_USDT_PROBE(k, s, g, n, 9, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7) _USDT_LET(8, a8) _USDT_LET(9, a9), \
+	_USDT_PROBE(k, s, g, n, 9, (a1, a2, a3, a4, a5, a6, a7, a8, a9), _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7) _USDT_LET(8, a8) _USDT_LET(9, a9), \
 		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5, __usdt_a6, __usdt_a7, __usdt_a8, __usdt_a9))
 #define _USDT_10(k, s, g, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	_USDT_PROBE(k, s, g, n, 10, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7) _USDT_LET(8, a8) _USDT_LET(9, a9) _USDT_LET(10, a10), \
+	_USDT_PROBE(k, s, g, n, 10, (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7) _USDT_LET(8, a8) _USDT_LET(9, a9) _USDT_LET(10, a10), \
 		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5, __usdt_a6, __usdt_a7, __usdt_a8, __usdt_a9, __usdt_a10))
 #define _USDT_11(k, s, g, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	_USDT_PROBE(k, s, g, n, 11, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7) _USDT_LET(8, a8) _USDT_LET(9, a9) _USDT_LET(10, a10) _USDT_LET(11, a11), \
+	_USDT_PROBE(k, s, g, n, 11, (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7) _USDT_LET(8, a8) _USDT_LET(9, a9) _USDT_LET(10, a10) _USDT_LET(11, a11), \
 		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5, __usdt_a6, __usdt_a7, __usdt_a8, __usdt_a9, __usdt_a10, __usdt_a11))
 #define _USDT_12(k, s, g, n, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	_USDT_PROBE(k, s, g, n, 12, _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7) _USDT_LET(8, a8) _USDT_LET(9, a9) _USDT_LET(10, a10) _USDT_LET(11, a11) _USDT_LET(12, a12), \
+	_USDT_PROBE(k, s, g, n, 12, (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), _USDT_LET(1, a1) _USDT_LET(2, a2) _USDT_LET(3, a3) _USDT_LET(4, a4) _USDT_LET(5, a5) _USDT_LET(6, a6) _USDT_LET(7, a7) _USDT_LET(8, a8) _USDT_LET(9, a9) _USDT_LET(10, a10) _USDT_LET(11, a11) _USDT_LET(12, a12), \
 		(__usdt_a1, __usdt_a2, __usdt_a3, __usdt_a4, __usdt_a5, __usdt_a6, __usdt_a7, __usdt_a8, __usdt_a9, __usdt_a10, __usdt_a11, __usdt_a12))
 
 /*
@@ -534,7 +407,7 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
  * the arguments' locals, args names them. Without its checks: every local
  * is already a scalar it takes.
  */
-#define _USDT_PROBE(kind, sema, group, name, n, lets, args)                    \
+#define _USDT_PROBE(kind, sema, group, name, n, raw, lets, args)               \
 	do {                                                                   \
 		lets _SDT_FRAME_##n args                                       \
 		kind##_USE(group, name, sema)                                  \
@@ -544,7 +417,7 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 				_SDT_ARGS_LINE(_SDT_TEXT_##n)) _USDT_SITE_CLOSE \
 			:                                                      \
 			: _SDT_OPERANDS_##n args _SDT_SITE_OPERAND);           \
-		_USDT_BASE_##n(group, name);                                   \
+		_USDT_BASE_##n(group, name, raw);                                   \
 	} while (0)
 
 #endif /* _USDT_STOP */

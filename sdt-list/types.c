@@ -16,9 +16,11 @@
  * after its arguments) is only a fallback: any record -G made from the
  * .d file wins over it, and a disagreement between the two is resolved
  * that way, not reported. A record <usdt.h> wrote (marked "usdt" after
- * that) ranks last, and its records of one probe are each site's types:
- * they may differ (one site passes an int, another a long), so they are
- * merged, an argument whose types differ becoming unknown, never reported.
+ * that; <sys/sdt.h>'s too) ranks last, and its records of one probe are
+ * each site's types and argument texts: they may differ (one site passes
+ * an int, another a long), so they are merged, an argument whose types
+ * differ becoming unknown, never reported; an argument's text that is no
+ * identifier (`req->len + 1') leaves it unnamed, without a warning.
  * An empty type is one the writer could not tell: that argument keeps the
  * spec's size and sign. A malformed record is skipped with a warning; it
  * never costs the listing. A record whose count differs from the spec's
@@ -160,8 +162,9 @@ static int cmp_records(const void *a, const void *b)
 }
 
 /*
- * <usdt.h>'s records of one probe, one per list of types its sites pass:
- * an argument they type differently becomes unknown (""). Records with
+ * The compiler's records of one probe (<usdt.h>, <sys/sdt.h>), one per
+ * list of types its sites pass: an argument they type differently becomes
+ * unknown (""), one they name differently unnamed. Records with
  * another count describe sites with other arguments: the first stands.
  */
 static void merge_usdt(struct type_record *first, const struct type_record *r)
@@ -171,6 +174,8 @@ static void merge_usdt(struct type_record *first, const struct type_record *r)
 	for (unsigned i = 0; i < first->nargs; i++) {
 		if (strcmp(first->type[i], r->type[i]))
 			first->type[i] = "";
+		if (strcmp(first->argname[i], r->argname[i]))
+			first->argname[i] = "";
 	}
 }
 
@@ -244,7 +249,9 @@ int types_load(struct type_table *tt, const struct sdt_elf *f,
 			fprintf(stderr, " ignored (malformed: %s)\n", why);
 			continue;
 		}
-		if (bad >= 0) {
+		/* A compiler's record names what each site passed: an
+		 * expression (`req->len + 1') is simply unnamed. */
+		if (bad >= 0 && r->order_ != RANK_USDT) {
 			warn_record(objname, i);
 			fputs(": argument name `", stderr);
 			put_text(stderr, bad_name);
@@ -471,10 +478,10 @@ void probe_signature(const struct type_table *tt, const struct sdt_probe *p,
 		return;
 	sig->rec = rec;
 	for (unsigned i = 0; i < sig->nargs; i++) {
+		sig->args[i].name = rec->argname[i];
 		if (!rec->type[i][0])
 			continue; /* not known: the spec's word stays */
 		sig->args[i].type = rec->type[i];
-		sig->args[i].name = rec->argname[i];
 		sig->args[i].is_pointer = strchr(rec->type[i], '*') != NULL;
 		sig->args[i].is_string = is_char_pointer(rec->type[i]);
 		if (!types_int_decl(tt, rec->type[i], &sig->args[i].decl_size,

@@ -224,6 +224,20 @@ expect_eq() {
 	exit 1
 }
 
+# same_code A B WHAT: the same .text bytes and the same stapsdt notes in
+# objects A and B (the type records cost the probes nothing).
+same_code() {
+	objcopy -O binary -j .text "$1" "$1.text" &&
+		objcopy -O binary -j .text "$2" "$2.text" ||
+		fail "$3: objcopy"
+	cmp -s "$1.text" "$2.text" || fail "$3: the records changed the code"
+	readelf -n "$1" | grep -A3 'stapsdt' >"$1.notes"
+	readelf -n "$2" | grep -A3 'stapsdt' >"$2.notes"
+	[ -s "$1.notes" ] || fail "$3: no stapsdt notes"
+	expect_eq "$3: stapsdt notes with and without records" \
+		"$(cat "$2.notes")" "$(cat "$1.notes")"
+}
+
 # mk_sources FRAGMENT VAR: the .c files of VAR in FRAGMENT (both from the
 # top source dir), as paths under $top_srcdir.
 mk_sources() {

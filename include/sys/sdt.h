@@ -746,6 +746,254 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 #endif
 
 /*
+ * ---- Argument types and names (docs/typed-probes.md) ------------------
+ * The note says where an argument is and how wide, not what it is. The
+ * compiler knows, so each probe also leaves a typed-probe record, the one
+ * dtrace-gen writes from a .d file: provider, name, and per argument a C
+ * type and the argument as written (`path', `req->len + 1'; readers show
+ * a name only where it is an identifier). It costs the probe nothing:
+ * - the type is classified into a code, a constant: _Generic from C11,
+ *   __builtin_types_compatible_p before, a class template in C++; an
+ *   enumeration is its underlying integer. Codes:
+ *     1 char  2 signed char  3 unsigned char  4 short  5 unsigned short
+ *     6 int  7 unsigned int  8 long  9 unsigned long  10 long long
+ *     11 unsigned long long  12 bool  13 char *  14 const char *
+ *     16 void * (any other pointer, array or function)  17 float
+ *     18 double  0 anything else: an empty type, "not known";
+ * - the codes are "n" operands of the asm statement that already puts
+ *   _.stapsdt.base (no instruction, the probe's own statement untouched);
+ *   it sets them as assembler symbols, .L__sdt_cI, and .L__sdt_w to 1 the
+ *   first time the unit sees this probe with these codes;
+ * - a second statement, with no operands (so nothing in an argument's
+ *   text, `%' or `{|}', is taken for an operand or a dialect), writes the
+ *   record when .L__sdt_w says so, the names as the argument's text
+ *   stringized twice: a C string literal, which is also an assembler one;
+ * - the record is in a comdat group per probe: the link keeps one, LTO
+ *   included; the macro turning codes into text is defined once per
+ *   assembler stream (an .ifndef on its own symbol, in every statement
+ *   that may be first: LTO partitions are streams of their own).
+ * The record is marked "header" then "usdt": a .d file's record wins, and
+ * records of sites that pass other types are merged, not reported.
+ * ELF only; SDTKIT_NO_TYPES leaves them out.
+ */
+#if defined(__ELF__) && !defined(SDTKIT_NO_TYPES)
+#ifdef __cplusplus
+template <typename __sdt_T, int __sdt_kind = __is_enum(__sdt_T) ? 1 :
+		__is_class(__sdt_T) || __is_union(__sdt_T) ? 2 : 0>
+struct __sdt_code {
+	/* Integers not named below (C++98's long long): by size and sign. */
+	enum {
+		value = (sizeof(__sdt_T) == 1 ? 2 : sizeof(__sdt_T) == 2 ? 4 :
+			 sizeof(__sdt_T) == 4 ? 6 :
+			 sizeof(__sdt_T) == sizeof(long) ? 8 : 10) +
+			!__sdt_type<__sdt_T>::is_signed
+	};
+};
+template <typename __sdt_T> struct __sdt_code<__sdt_T, 1> {
+	enum { value = __sdt_code<__underlying_type(__sdt_T)>::value };
+};
+template <typename __sdt_T> struct __sdt_code<__sdt_T, 2> {
+	enum { value = 0 };
+};
+template <typename __sdt_T> struct __sdt_code<__sdt_T *, 0> {
+	enum { value = 16 };
+};
+template <typename __sdt_T, typename __sdt_C>
+struct __sdt_code<__sdt_T __sdt_C::*, 0> {
+	enum { value = 0 };
+};
+#define _SDT_CODE_OF(type, c)                                                  \
+	template <> struct __sdt_code<type, 0> {                               \
+		enum { value = c };                                            \
+	};
+_SDT_CODE_OF(char, 1)
+_SDT_CODE_OF(bool, 12)
+_SDT_CODE_OF(char *, 13)
+_SDT_CODE_OF(const char *, 14)
+_SDT_CODE_OF(float, 17)
+_SDT_CODE_OF(double, 18)
+_SDT_CODE_OF(long double, 0)
+#if __cplusplus >= 201103L
+_SDT_CODE_OF(long long, 10)
+_SDT_CODE_OF(unsigned long long, 11)
+_SDT_CODE_OF(decltype(nullptr), 0)
+#endif
+#undef _SDT_CODE_OF
+#define _SDT_CODE_OF_TYPE(type) __sdt_code<type>::value
+#define _SDT_CODE(x) _SDT_CODE_OF_TYPE(_SDT_TYPE(x))
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define _SDT_CODE(x)                                                           \
+	_Generic((x), char: 1, signed char: 2, unsigned char: 3, short: 4,     \
+		 unsigned short: 5, int: 6, unsigned int: 7, long: 8,          \
+		 unsigned long: 9, long long: 10, unsigned long long: 11,      \
+		 _Bool: 12, char *: 13, const char *: 14, float: 17,           \
+		 double: 18, default: _SDT_IS_ADDRESS(x) ? 16 : 0)
+#else
+#define _SDT_IS(x, type)                                                       \
+	__builtin_types_compatible_p(__typeof__(_SDT_RVALUE(x)), type)
+#define _SDT_CODE(x)                                                           \
+	(__extension__(_SDT_IS(x, char *) ? 13 : _SDT_IS(x, const char *) ? 14 : \
+		       _SDT_IS(x, char) ? 1 : _SDT_IS(x, float) ? 17 :         \
+		       _SDT_IS(x, double) ? 18 : _SDT_IS(x, _Bool) ? 12 :      \
+		       _SDT_IS(x, long long) ? 10 :                            \
+		       _SDT_IS(x, unsigned long long) ? 11 :                   \
+		       _SDT_CODE_OTHER(x)))
+#endif
+#if !defined(__cplusplus) &&                                                   \
+	!(defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L)
+/* Other pointers; integers by size and sign. */
+#define _SDT_CODE_OTHER(x)                                                     \
+	(_SDT_IS_ADDRESS(x) ? 16 :                                             \
+	 !_SDT_IS_INTEGER(x) ? 0 :                                             \
+	 (_SDT_ARG_SIZE(x) == 1 ? 2 : _SDT_ARG_SIZE(x) == 2 ? 4 :              \
+	  _SDT_ARG_SIZE(x) == 4 ? 6 :                                          \
+	  _SDT_ARG_SIZE(x) == sizeof(long) ? 8 : 10) + !_SDT_ARG_SIGNED(x))
+#endif
+
+/*
+ * "__sdt_type CODE": the type's text, empty for 0. Defined once per
+ * assembler stream, in the statement that first needs it.
+ */
+#define _SDT_TYPE_MACRO                                                        \
+	".ifndef .L__sdt_tm\n.set .L__sdt_tm,1\n.macro __sdt_type c\n"        \
+	".if \\c==2\n.ascii \"signed \"\n"                                     \
+	".elseif \\c&1&&\\c>2&&\\c<12\n.ascii \"unsigned \"\n.endif\n"          \
+	".if \\c==0\n.elseif \\c<4\n.ascii \"char\"\n"                          \
+	".elseif \\c<6\n.ascii \"short\"\n.elseif \\c<8\n.ascii \"int\"\n"       \
+	".elseif \\c<10\n.ascii \"long\"\n.elseif \\c<12\n.ascii \"long long\"\n" \
+	".elseif \\c==12\n.ascii \"bool\"\n.elseif \\c==13\n.ascii \"char *\"\n" \
+	".elseif \\c==14\n.ascii \"const char *\"\n"                            \
+	".elseif \\c==16\n.ascii \"void *\"\n"                                  \
+	".elseif \\c==17\n.ascii \"float\"\n"                                   \
+	".elseif \\c==18\n.ascii \"double\"\n.endif\n.byte 0\n.endm\n.endif\n"
+
+/* The codes' statement; K: ".%c0.%c1...", S: ".set .L__sdt_c1,%c0\n...". */
+#define _SDT_REC_CODES(provider, name, K, S)                                  \
+	".ifndef .L__sdt_k." _SDT_STR(provider) "." _SDT_STR(name) K "\n"     \
+	".set .L__sdt_k." _SDT_STR(provider) "." _SDT_STR(name) K ",1\n"      \
+	".set .L__sdt_w,1\n.else\n.set .L__sdt_w,0\n.endif\n" S
+/* The record's statement; NAMES: each type and name. */
+#define _SDT_REC_TEXT(provider, name, n, names)                                \
+	".if .L__sdt_w\n"                                                     \
+	".pushsection .note.sdtkit,\"G\",\"note\",.sdtkit.sdt."               \
+	_SDT_STR(provider) "." _SDT_STR(name) ",comdat\n"                     \
+	".balign 4\n.4byte 7,996f-995f,1\n.asciz \"sdtkit\"\n.balign 4\n"     \
+	"995: .asciz \"" _SDT_STR(provider) "\",\"" _SDT_STR(name) "\",\""  \
+	#n "\"\n" names ".asciz \"header\",\"usdt\"\n996: .balign 4\n"        \
+	".popsection\n.endif\n"
+#define _SDT_NAME_LINE(i, x)                                                   \
+	"__sdt_type .L__sdt_c" #i "\n.asciz " _SDT_STR(#x) "\n"
+#define _SDT_CODE_OP(i, x) "n"(_SDT_CODE(x))
+
+#define _SDT_K_1 ".%c0"
+#define _SDT_K_2 _SDT_K_1 ".%c1"
+#define _SDT_K_3 _SDT_K_2 ".%c2"
+#define _SDT_K_4 _SDT_K_3 ".%c3"
+#define _SDT_K_5 _SDT_K_4 ".%c4"
+#define _SDT_K_6 _SDT_K_5 ".%c5"
+#define _SDT_K_7 _SDT_K_6 ".%c6"
+#define _SDT_K_8 _SDT_K_7 ".%c7"
+#define _SDT_K_9 _SDT_K_8 ".%c8"
+#define _SDT_K_10 _SDT_K_9 ".%c9"
+#define _SDT_K_11 _SDT_K_10 ".%c10"
+#define _SDT_K_12 _SDT_K_11 ".%c11"
+#define _SDT_S_1 ".set .L__sdt_c1,%c0\n"
+#define _SDT_S_2 _SDT_S_1 ".set .L__sdt_c2,%c1\n"
+#define _SDT_S_3 _SDT_S_2 ".set .L__sdt_c3,%c2\n"
+#define _SDT_S_4 _SDT_S_3 ".set .L__sdt_c4,%c3\n"
+#define _SDT_S_5 _SDT_S_4 ".set .L__sdt_c5,%c4\n"
+#define _SDT_S_6 _SDT_S_5 ".set .L__sdt_c6,%c5\n"
+#define _SDT_S_7 _SDT_S_6 ".set .L__sdt_c7,%c6\n"
+#define _SDT_S_8 _SDT_S_7 ".set .L__sdt_c8,%c7\n"
+#define _SDT_S_9 _SDT_S_8 ".set .L__sdt_c9,%c8\n"
+#define _SDT_S_10 _SDT_S_9 ".set .L__sdt_c10,%c9\n"
+#define _SDT_S_11 _SDT_S_10 ".set .L__sdt_c11,%c10\n"
+#define _SDT_S_12 _SDT_S_11 ".set .L__sdt_c12,%c11\n"
+#define _SDT_CODES_1(a1) _SDT_EACH_1(_SDT_CODE_OP, a1)
+#define _SDT_CODES_2(a1, a2) _SDT_EACH_2(_SDT_CODE_OP, a1, a2)
+#define _SDT_CODES_3(a1, a2, a3) _SDT_EACH_3(_SDT_CODE_OP, a1, a2, a3)
+#define _SDT_CODES_4(a1, a2, a3, a4) _SDT_EACH_4(_SDT_CODE_OP, a1, a2, a3, a4)
+#define _SDT_CODES_5(a1, a2, a3, a4, a5) _SDT_EACH_5(_SDT_CODE_OP, a1, a2, a3, a4, a5)
+#define _SDT_CODES_6(a1, a2, a3, a4, a5, a6) _SDT_EACH_6(_SDT_CODE_OP, a1, a2, a3, a4, a5, a6)
+#define _SDT_CODES_7(a1, a2, a3, a4, a5, a6, a7) _SDT_EACH_7(_SDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7)
+#define _SDT_CODES_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_EACH_8(_SDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8)
+#define _SDT_CODES_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_EACH_9(_SDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _SDT_CODES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_EACH_10(_SDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define _SDT_CODES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_EACH_11(_SDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define _SDT_CODES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_EACH_12(_SDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+#define _SDT_NAMES_1(a1) _SDT_ALL_1(_SDT_NAME_LINE, a1)
+#define _SDT_NAMES_2(a1, a2) _SDT_ALL_2(_SDT_NAME_LINE, a1, a2)
+#define _SDT_NAMES_3(a1, a2, a3) _SDT_ALL_3(_SDT_NAME_LINE, a1, a2, a3)
+#define _SDT_NAMES_4(a1, a2, a3, a4) _SDT_ALL_4(_SDT_NAME_LINE, a1, a2, a3, a4)
+#define _SDT_NAMES_5(a1, a2, a3, a4, a5) _SDT_ALL_5(_SDT_NAME_LINE, a1, a2, a3, a4, a5)
+#define _SDT_NAMES_6(a1, a2, a3, a4, a5, a6) _SDT_ALL_6(_SDT_NAME_LINE, a1, a2, a3, a4, a5, a6)
+#define _SDT_NAMES_7(a1, a2, a3, a4, a5, a6, a7) _SDT_ALL_7(_SDT_NAME_LINE, a1, a2, a3, a4, a5, a6, a7)
+#define _SDT_NAMES_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_ALL_8(_SDT_NAME_LINE, a1, a2, a3, a4, a5, a6, a7, a8)
+#define _SDT_NAMES_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_ALL_9(_SDT_NAME_LINE, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _SDT_NAMES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_ALL_10(_SDT_NAME_LINE, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define _SDT_NAMES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_ALL_11(_SDT_NAME_LINE, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define _SDT_NAMES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_ALL_12(_SDT_NAME_LINE, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+
+/*
+ * The base and the record of probe provider:name with n > 0 arguments:
+ * OPS##_##n args are the codes' operands (<usdt.h> passes its own).
+ */
+#if defined(__cplusplus) ||                                                    \
+	(defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
+#define _SDT_TYPED_BASE(provider, name, n, ops, args)                          \
+	__asm__ __volatile__(_SDT_BASE _SDT_REC_CODES(provider, name,          \
+						      _SDT_K_##n, _SDT_S_##n) \
+			     :                                                 \
+			     : ops##_##n args);                                \
+	__asm__ __volatile__(".if .L__sdt_w\n" _SDT_TYPE_MACRO ".endif\n"     \
+		_SDT_REC_TEXT(provider, name, n, _SDT_NAMES_##n args))
+#else
+/*
+ * C90 promises string literals of 509 characters: the same text in short
+ * statements, the record's pieces appended to one section and group.
+ */
+#define _SDT_REC_PART(text)                                                    \
+	__asm__ __volatile__(".if .L__sdt_w\n__sdt_sec\n" text                \
+			     ".popsection\n.endif\n");
+#define _SDT_NAME_PART(i, x) _SDT_REC_PART(_SDT_NAME_LINE(i, x))
+#define _SDT_NAME_PARTS_1(a1) _SDT_ALL_1(_SDT_NAME_PART, a1)
+#define _SDT_NAME_PARTS_2(a1, a2) _SDT_ALL_2(_SDT_NAME_PART, a1, a2)
+#define _SDT_NAME_PARTS_3(a1, a2, a3) _SDT_ALL_3(_SDT_NAME_PART, a1, a2, a3)
+#define _SDT_NAME_PARTS_4(a1, a2, a3, a4) _SDT_ALL_4(_SDT_NAME_PART, a1, a2, a3, a4)
+#define _SDT_NAME_PARTS_5(a1, a2, a3, a4, a5) _SDT_ALL_5(_SDT_NAME_PART, a1, a2, a3, a4, a5)
+#define _SDT_NAME_PARTS_6(a1, a2, a3, a4, a5, a6) _SDT_ALL_6(_SDT_NAME_PART, a1, a2, a3, a4, a5, a6)
+#define _SDT_NAME_PARTS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_ALL_7(_SDT_NAME_PART, a1, a2, a3, a4, a5, a6, a7)
+#define _SDT_NAME_PARTS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_ALL_8(_SDT_NAME_PART, a1, a2, a3, a4, a5, a6, a7, a8)
+#define _SDT_NAME_PARTS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_ALL_9(_SDT_NAME_PART, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _SDT_NAME_PARTS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_ALL_10(_SDT_NAME_PART, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define _SDT_NAME_PARTS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_ALL_11(_SDT_NAME_PART, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define _SDT_NAME_PARTS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_ALL_12(_SDT_NAME_PART, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+#define _SDT_TYPED_BASE(provider, name, n, ops, args)                          \
+	__asm__ __volatile__(_SDT_BASE);                                       \
+	__asm__ __volatile__(_SDT_REC_CODES(provider, name, _SDT_K_##n,        \
+					    _SDT_S_##n)                        \
+			     :                                                 \
+			     : ops##_##n args);                                \
+	__asm__ __volatile__(_SDT_TYPE_MACRO);                                 \
+	__asm__ __volatile__(                                                  \
+		".if .L__sdt_w\n.macro __sdt_sec\n"                           \
+		".pushsection .note.sdtkit,\"G\",\"note\",.sdtkit.sdt."       \
+		_SDT_STR(provider) "." _SDT_STR(name) ",comdat\n.endm\n"      \
+		"__sdt_sec\n.balign 4\n.4byte 7,996f-995f,1\n"                 \
+		".asciz \"sdtkit\"\n.balign 4\n995: .asciz \""               \
+		_SDT_STR(provider) "\",\"" _SDT_STR(name) "\",\"" #n "\"\n"   \
+		".popsection\n.endif\n");                                      \
+	_SDT_NAME_PARTS_##n args                                               \
+	__asm__ __volatile__(".if .L__sdt_w\n__sdt_sec\n"                      \
+			     ".asciz \"header\",\"usdt\"\n996: .balign 4\n"      \
+			     ".popsection\n.purgem __sdt_sec\n.endif\n")
+#endif
+#else
+#define _SDT_TYPED_BASE(provider, name, n, ops, args)                          \
+	__asm__ __volatile__(_SDT_BASE)
+#endif
+
+/*
  * ---- The site of a C or C++ probe -------------------------------------
  * Everywhere: one nop at the note's PC (_SDT_NOP), which tracers replace
  * with a trap (int3 on x86) while attached.
@@ -864,6 +1112,33 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
+/* The base, and the types' record for a probe with arguments. */
+#define _SDT_BASE_OF_0(provider, name, args) __asm__ __volatile__(_SDT_BASE)
+#define _SDT_BASE_OF_1(provider, name, args) \
+	_SDT_TYPED_BASE(provider, name, 1, _SDT_CODES, args)
+#define _SDT_BASE_OF_2(provider, name, args) \
+	_SDT_TYPED_BASE(provider, name, 2, _SDT_CODES, args)
+#define _SDT_BASE_OF_3(provider, name, args) \
+	_SDT_TYPED_BASE(provider, name, 3, _SDT_CODES, args)
+#define _SDT_BASE_OF_4(provider, name, args) \
+	_SDT_TYPED_BASE(provider, name, 4, _SDT_CODES, args)
+#define _SDT_BASE_OF_5(provider, name, args) \
+	_SDT_TYPED_BASE(provider, name, 5, _SDT_CODES, args)
+#define _SDT_BASE_OF_6(provider, name, args) \
+	_SDT_TYPED_BASE(provider, name, 6, _SDT_CODES, args)
+#define _SDT_BASE_OF_7(provider, name, args) \
+	_SDT_TYPED_BASE(provider, name, 7, _SDT_CODES, args)
+#define _SDT_BASE_OF_8(provider, name, args) \
+	_SDT_TYPED_BASE(provider, name, 8, _SDT_CODES, args)
+#define _SDT_BASE_OF_9(provider, name, args) \
+	_SDT_TYPED_BASE(provider, name, 9, _SDT_CODES, args)
+#define _SDT_BASE_OF_10(provider, name, args) \
+	_SDT_TYPED_BASE(provider, name, 10, _SDT_CODES, args)
+#define _SDT_BASE_OF_11(provider, name, args) \
+	_SDT_TYPED_BASE(provider, name, 11, _SDT_CODES, args)
+#define _SDT_BASE_OF_12(provider, name, args) \
+	_SDT_TYPED_BASE(provider, name, 12, _SDT_CODES, args)
+
 #define _SDT_PROBE(provider, name, n, args)                                    \
 	do {                                                                   \
 		_SDT_CHECKS_##n args _SDT_FRAME_##n args                       \
@@ -876,7 +1151,7 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 			:                                                      \
 			: _SDT_OPERANDS_##n args _SDT_SITE_OPERAND);           \
 		_SDT_QUIET_END                                                 \
-		__asm__ __volatile__(_SDT_BASE);                               \
+		_SDT_BASE_OF_##n(provider, name, args);                       \
 	} while (0)
 #if defined(__GNUC__) && !defined(__clang__) &&                               \
 	(__GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 7))

@@ -17,7 +17,8 @@ SDT_HEADER_TESTS = \
 	tests/sdt/warnings.sh \
 	tests/sdt/regclass.sh \
 	tests/sdt/debugger.sh \
-	tests/sdt/inlined.sh
+	tests/sdt/inlined.sh \
+	tests/sdt/typed.sh
 TESTS += $(SDT_HEADER_TESTS)
 EXTRA_DIST += $(SDT_HEADER_TESTS) \
 	tests/sdt/lib.sh \
@@ -36,4 +37,5 @@ EXTRA_DIST += $(SDT_HEADER_TESTS) \
 	tests/sdt/awkward.c \
 	tests/sdt/regclass.c \
 	tests/sdt/debugger.c \
-	tests/sdt/inlined.c
+	tests/sdt/inlined.c \
+	tests/sdt/typed.c

@@ -31,12 +31,12 @@ bpftrace_run "$T/jobs.bt" -c "$JOBS 3 50" >"$T/traced" ||
 	fail "bpftrace with sdt-list's program: $(cat "$T/traced")"
 expect_eq "traced run: reports" 3 "$(grep -c 'report traced$' "$T/traced")"
 for id in 1 2 3; do
-	grep -q "^jobs:start arg0=$id arg1=${id}000\$" "$T/traced" ||
+	grep -q "^jobs:start id=$id size=${id}000\$" "$T/traced" ||
 		fail "bpftrace did not read jobs:start $id: $(cat "$T/traced")"
 	# The text is a char *: the record <usdt.h> writes makes it a str().
-	grep -q "^jobs:report arg0=$id arg1=job $id: ${id}000 bytes, status 0\$" "$T/traced" ||
+	grep -q "^jobs:report id=$id text=job $id: ${id}000 bytes, status 0\$" "$T/traced" ||
 		fail "bpftrace did not read jobs:report $id: $(cat "$T/traced")"
-	grep -q "^jobs:done arg0=$id arg1=0\$" "$T/traced" ||
+	grep -q "^jobs:done id=$id status=0\$" "$T/traced" ||
 		fail "bpftrace did not read jobs:done $id: $(cat "$T/traced")"
 done
 
