@@ -3,7 +3,9 @@
 # The .d reader (lexer, parser, diagnostics, -C) is a convenience library
 # of its own: sdt-list --against reads provider files with the very same
 # parser, never a copy.
+if HAVE_LIBELF
 noinst_LTLIBRARIES += dtrace-gen/libsdtdparse.la
+endif
 dtrace_gen_libsdtdparse_la_SOURCES = \
 	dtrace-gen/dtrace-gen.h \
 	dtrace-gen/cpp.c \
@@ -11,7 +13,9 @@ dtrace_gen_libsdtdparse_la_SOURCES = \
 	dtrace-gen/parser.c \
 	dtrace-gen/diag.c \
 	dtrace-gen/buf.c
+if HAVE_LIBELF
 bin_PROGRAMS += dtrace-gen/dtrace-gen
+endif
 dtrace_gen_dtrace_gen_SOURCES = \
 	dtrace-gen/main.c \
 	dtrace-gen/header.c \

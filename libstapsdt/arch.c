@@ -14,7 +14,10 @@
  * Rewriting those 5 bytes is only safe where no red zone is live, as at a
  * function's entry. The note's PC is the first byte, as for any other site.
  *
- * aarch64: `nop; ret`.
+ * aarch64: `nop; ret`. i386 has x86_64's bytes. arm (ARM state, as a
+ * function pointer with bit 0 clear is called): `nop; bx lr`. riscv64:
+ * `nop; ret` (uncompressed). ppc64le: `nop; blr` (called through a
+ * pointer with r12 at the entry, it needs no TOC). s390x: `nop; br %r14`.
  *
  * probeFire() and probeIsEnabled() compare the stub's first 8 bytes with
  * the word sdt_stub_idle_word() gives to see breakpoints and patches: the
@@ -37,20 +40,50 @@ static const unsigned char stub_aarch64[] = {
 	0xc0, 0x03, 0x5f, 0xd6, /* ret */
 };
 
-static const struct sdt_stub stubs[] = {
-	{ stub_x86_64, sizeof(stub_x86_64), 0 },
-	{ stub_aarch64, sizeof(stub_aarch64), 0 },
+static const unsigned char stub_arm[] = {
+	0x00, 0xf0, 0x20, 0xe3, /* nop: the probe's PC */
+	0x1e, 0xff, 0x2f, 0xe1, /* bx lr */
+};
+
+static const unsigned char stub_riscv64[] = {
+	0x13, 0x00, 0x00, 0x00, /* nop (addi x0, x0, 0): the probe's PC */
+	0x67, 0x80, 0x00, 0x00, /* ret (jalr x0, 0(ra)) */
+};
+
+static const unsigned char stub_ppc64le[] = {
+	0x00, 0x00, 0x00, 0x60, /* nop: the probe's PC */
+	0x20, 0x00, 0x80, 0x4e, /* blr */
+};
+
+static const unsigned char stub_s390x[] = {
+	0x47, 0x00, 0x00, 0x00, /* nop (bc 0, 0): the probe's PC */
+	0x07, 0xfe,		/* br %r14 */
+};
+
+#define STUB(row, bytes) [row] = { bytes, sizeof(bytes), 0 }
+
+/* By the target table's rows (target.h): one stub per architecture. */
+static const struct sdt_stub stubs[SDT_ARCH_UNKNOWN] = {
+	STUB(SDT_ARCH_X86_64, stub_x86_64),
+	STUB(SDT_ARCH_I386, stub_x86_64),
+	STUB(SDT_ARCH_AARCH64, stub_aarch64),
+	STUB(SDT_ARCH_ARM, stub_arm),
+	STUB(SDT_ARCH_RISCV64, stub_riscv64),
+	STUB(SDT_ARCH_PPC64LE, stub_ppc64le),
+	STUB(SDT_ARCH_S390X, stub_s390x),
 };
 
 const struct sdt_stub *sdt_stub_for(const struct sdt_target *t)
 {
-	if (t->machine == EM_X86_64 && t->elf_class == ELFCLASS64 &&
-	    t->byte_order == ELFDATA2LSB)
-		return &stubs[0];
-	if (t->machine == EM_AARCH64 && t->elf_class == ELFCLASS64 &&
-	    t->byte_order == ELFDATA2LSB)
-		return &stubs[1];
-	return NULL;
+	enum sdt_arch a = sdt_target_arch(t);
+	struct sdt_target row;
+
+	/* The row's own class and byte order only (ppc64 has no stub). */
+	if (a == SDT_ARCH_UNKNOWN || !stubs[a].code ||
+	    sdt_target_from_name(&row, sdt_arch_name(a)) < 0 ||
+	    row.elf_class != t->elf_class || row.byte_order != t->byte_order)
+		return NULL;
+	return &stubs[a];
 }
 
 uint64_t sdt_stub_idle_word(void)

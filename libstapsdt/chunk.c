@@ -55,10 +55,12 @@ int sdt_chunk_write(SDTProvider_t *p, int fd, size_t slots, struct sdt_chunk *c)
 	sdt_target_host(&host);
 	stub = sdt_stub_for(&host);
 	if (!stub)
-		return sdt_set_error(p, elfCreationError,
-				     "libstapsdt: provider '%s': no probe stub "
-				     "for %s; supported: x86_64, aarch64",
-				     p->name, sdt_target_name(&host));
+		return sdt_set_error(
+			p, elfCreationError,
+			"libstapsdt: provider '%s': no probe stub "
+			"for %s; supported: x86_64, i386, aarch64, "
+			"arm, riscv64, ppc64le, s390x",
+			p->name, sdt_target_name(&host));
 	if (asprintf(&soname, "libstapsdt-%s.so", p->name) < 0)
 		return sdt_set_error(p, outOfMemoryError,
 				     "libstapsdt: provider '%s': out of memory",

@@ -34,7 +34,7 @@ LIBSTAPSDT_SOURCES = \
 libstapsdt_libstapsdt_la_SOURCES = $(LIBSTAPSDT_SOURCES) \
 	libstapsdt/internal.h
 libstapsdt_libstapsdt_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
-libstapsdt_libstapsdt_la_LIBADD = elfcore/libsdtcore.la $(LIBELF_LIBS) \
+libstapsdt_libstapsdt_la_LIBADD = elfcore/libsdtdso.la \
 	-ldl -lpthread
 libstapsdt_libstapsdt_la_LDFLAGS = -version-info 0:0:0 -no-undefined
 EXTRA_DIST += libstapsdt/libstapsdt.map

@@ -314,10 +314,12 @@ int sdt_object_write(SDTProvider_t *p, const struct sdt_target *t, int fd,
 
 	memset(obj, 0, sizeof(*obj));
 	if (!stub)
-		return sdt_set_error(p, elfCreationError,
-				     "libstapsdt: provider '%s': no probe stub "
-				     "for %s; supported: x86_64, aarch64",
-				     p->name, sdt_target_name(t));
+		return sdt_set_error(
+			p, elfCreationError,
+			"libstapsdt: provider '%s': no probe stub "
+			"for %s; supported: x86_64, i386, aarch64, "
+			"arm, riscv64, ppc64le, s390x",
+			p->name, sdt_target_name(t));
 	if (describe_probes(p, t, count, &probes, &strings, obj) == 0)
 		ret = write_object(p, t, stub, fd, probes, obj);
 	if (ret < 0) {

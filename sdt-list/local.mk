@@ -1,6 +1,8 @@
 # sdt-list: every probe of a binary or a live process, and whether each
 # tracer can read it. See sdt-list/sdt-list.h for how the parts fit.
+if HAVE_LIBELF
 bin_PROGRAMS += sdt-list/sdt-list
+endif
 sdt_list_sdt_list_SOURCES = \
 	sdt-list/sdt-list.h \
 	sdt-list/main.c \

@@ -13,7 +13,8 @@
 . "$top_srcdir/tests/lib.sh"
 need_cmd valgrind
 S=$top_srcdir
-SRCS="$(mk_sources elfcore/local.mk elfcore_libsdtcore_la_SOURCES)
+SRCS="$(mk_sources elfcore/local.mk elfcore_libsdtdso_la_SOURCES)
+$(mk_sources elfcore/local.mk elfcore_libsdtcore_la_SOURCES)
 $(mk_sources elfcore/local.mk elfcore_libsdtlayout_la_SOURCES)
 $(mk_sources dtrace-gen/local.mk dtrace_gen_libsdtdparse_la_SOURCES)
 $(mk_sources dtrace-gen/local.mk dtrace_gen_dtrace_gen_SOURCES)"

@@ -5,7 +5,7 @@
 # leaving these builds behind.
 
 # LIB_SRCS: libstapsdt's and the ELF core's sources.
-LIB_SRCS="$(mk_sources elfcore/local.mk elfcore_libsdtcore_la_SOURCES)
+LIB_SRCS="$(mk_sources elfcore/local.mk elfcore_libsdtdso_la_SOURCES)
 $(mk_sources libstapsdt/local.mk LIBSTAPSDT_SOURCES)"
 case "$LIB_SRCS" in
 */elfcore/*.c*/libstapsdt/*.c*) ;;
@@ -13,4 +13,4 @@ case "$LIB_SRCS" in
 esac
 # What they need to compile, the way the build compiles them.
 LIB_CFLAGS="-std=gnu11 -pthread -I$top_srcdir/include -I$top_srcdir/elfcore -I$top_srcdir/libstapsdt -I$top_builddir"
-LIB_LIBS="-lelf -ldl"
+LIB_LIBS="-ldl"

@@ -14,7 +14,7 @@ clang -fsanitize=fuzzer -o "$T/probe" "$T/probe.c" 2>/dev/null ||
 
 # The core is compiled in, instrumented, from the source list its own
 # fragment gives the library, so a file added to the core is not missed.
-core=$(sed -n '/^elfcore_libsdtcore_la_SOURCES *=/,/[^\\]$/p' "$s/elfcore/local.mk" |
+core=$(sed -n '/^elfcore_libsdt\(core\|dso\)_la_SOURCES *=/,/[^\\]$/p' "$s/elfcore/local.mk" |
 	tr -s ' \t\\' '\n\n\n' | sed -n "s|^\(elfcore/.*\.c\)$|$s/\1|p")
 [ -n "$core" ] || fail "no elfcore sources in $s/elfcore/local.mk"
 # shellcheck disable=SC2086
