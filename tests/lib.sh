@@ -110,6 +110,15 @@ need_bpftrace() {
 	esac
 }
 
+# bpftrace with a time limit, its harmless RLIMIT_MEMLOCK chatter dropped.
+# Output to stdout; exit status is bpftrace's (124 on time-out).
+bpftrace_run() {
+	timeout 60 bpftrace "$@" >"$T/.bpftrace.out" 2>&1
+	rc=$?
+	grep -v 'RLIMIT_MEMLOCK' "$T/.bpftrace.out"
+	return $rc
+}
+
 # bpftrace_until FILE CHECK ARGS...: bpftrace ARGS in the background, its
 # output in FILE, until the shell command CHECK (which reads FILE)
 # succeeds, bpftrace ends, or 120 s pass; then bpftrace is stopped with
@@ -119,6 +128,7 @@ bpftrace_until() {
 	bt_file=$1
 	bt_check=$2
 	shift 2
+	: >"$bt_file"
 	timeout -s INT 120 bpftrace "$@" >"$bt_file" 2>&1 &
 	bt_pid=$!
 	bt_i=0
@@ -130,15 +140,6 @@ bpftrace_until() {
 	done
 	kill -INT $bt_pid 2>/dev/null
 	wait $bt_pid
-}
-
-# bpftrace with a time limit, its harmless RLIMIT_MEMLOCK chatter dropped.
-# Output to stdout; exit status is bpftrace's (124 on time-out).
-bpftrace_run() {
-	timeout 60 bpftrace "$@" >"$T/.bpftrace.out" 2>&1
-	rc=$?
-	grep -v 'RLIMIT_MEMLOCK' "$T/.bpftrace.out"
-	return $rc
 }
 
 # expect_eq WHAT EXPECTED ACTUAL
