@@ -59,7 +59,7 @@ grep -q '^sdtlist:tick(int32)  1 site, semaphore = 0$' "$T/list.txt" ||
 "$SDT_LIST" -v -p "$hpid" >"$T/list.txt" || fail "sdt-list -v -p (text) failed"
 grep -q '= 0 (no tracer attached)' "$T/list.txt" || fail "no value: $(cat "$T/list.txt")"
 
-if need_bpftrace_ok=$(timeout 120 bpftrace -e 'BEGIN { exit(); }' 2>&1); then
+if need_bpftrace_ok=$(timeout 30 bpftrace -e 'BEGIN { exit(); }' 2>&1); then
 	# bpftrace stays attached until stopped: however long it takes to
 	# attach on a loaded machine, both listings happen while it is. It
 	# attaches by the path sdt-list printed: bpftrace 0.24 on, given -p,

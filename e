@@ -1,0 +1,1 @@
+sdt-list: out of memory
