@@ -106,4 +106,4 @@ trace_and_compare dyn "$PROG_PID" "$T/dyn.host" "$obj" \
 PROG_PID=
 expect_sites dyn 90e8
 note "libstapsdt: $(wc -l <"$T/want") hits exact, stubs 90e8"
-echo "PASS: libbpf $LIBBPF_NEW and ${sysver:-the system's} call into fast static sites (libbpf before 1.7 traps) and libstapsdt stubs, values exact; plain and nop10 sites trap"
+echo "PASS: libbpf $LIBBPF_NEW and ${sysver:-the system libbpf} call into fast static sites (libbpf before 1.7 traps) and libstapsdt stubs, values exact; plain and nop10 sites trap"
