@@ -158,7 +158,14 @@ row "sdt.h fast site, $LIBBPF_NEW (call)" \
 	"$(traced libbpf-loop static usdt new)" ns ">=3x"
 row "libstapsdt, $LIBBPF_NEW (call)" "$(traced libbpf-loop dynamic usdt new)" \
 	"$(traced libbpf-loop dynamic usdt)" ns ">=3x"
-row "sdt.h fast site, libbpf 1.1 (int3)" \
+# The system's libbpf: 1.1 and 1.5 trap at a fast site, 1.7 calls (and its
+# libstapsdt row above is then no int3 reference).
+SYSVER=$(pkg-config --modversion libbpf 2>/dev/null)
+case $SYSVER in
+0.* | 1.[0-6] | 1.[0-6].*) syspath=int3 ;;
+*) syspath=call ;;
+esac
+row "sdt.h fast site, libbpf ${SYSVER:-system} ($syspath)" \
 	"$(traced libbpf-loop-fast static usdt)" \
 	"$(traced libbpf-loop static usdt)" ns
 # cc: an int3 stayed; e8 after the 90: the kernel turned the nop5 into a call.

@@ -147,6 +147,9 @@
 #undef _SDT_ARG_REG
 #define _SDT_ARG_REG _SDT_STR(STAP_SDT_ARG_CONSTRAINT)
 #define _SDT_ARG_VALUE(x) (x)
+#elif defined(__cplusplus)
+/* Through __sdt_pass(): pointers to data members as integers (below). */
+#define _SDT_ARG_VALUE(x) __sdt_pass(x)
 #else
 #define _SDT_ARG_VALUE(x) ((void)0, (x))
 #endif
@@ -371,6 +374,38 @@ template <> struct __sdt_type<decltype(nullptr)> {
 	enum { is_signed = 0, is_record = 0 };
 };
 #endif
+
+/*
+ * A register operand's value: the argument itself, but a pointer to a
+ * data member as the unsigned integer of its size (its bits, an offset):
+ * clang 19 and later refuse a pointer-to-member in a register-constrained
+ * operand ("cannot pass a pointer-to-member through register-constrained
+ * inline assembly parameter"), and so fail on SystemTap's header too.
+ * Inlined even at -O0. A pointer to a member function (two words) has no
+ * integer of its size: it stays refused by _SDT_CHECK.
+ */
+template <int __sdt_n> struct __sdt_uint;
+template <> struct __sdt_uint<4> {
+	typedef unsigned int type;
+};
+template <> struct __sdt_uint<8> {
+	__extension__ typedef unsigned long long type;
+};
+template <typename __sdt_T>
+__attribute__((__always_inline__)) inline __sdt_T __sdt_pass(__sdt_T __sdt_v)
+{
+	return __sdt_v;
+}
+template <typename __sdt_T, typename __sdt_C>
+__attribute__((__always_inline__)) inline
+	typename __sdt_uint<sizeof(__sdt_T __sdt_C::*)>::type
+	__sdt_pass(__sdt_T __sdt_C::*__sdt_v)
+{
+	typename __sdt_uint<sizeof(__sdt_v)>::type __sdt_bits;
+
+	__builtin_memcpy(&__sdt_bits, &__sdt_v, sizeof(__sdt_bits));
+	return __sdt_bits;
+}
 
 #define _SDT_ARG_SIZE(x) sizeof(_SDT_TYPE(x))
 #define _SDT_ARG_SIGNED(x) (__sdt_type<_SDT_TYPE(x)>::is_signed)

@@ -8,8 +8,14 @@
 #    -O2): every site reads `90 e8' (the call);
 #  - the same program without it: the 1-byte nop site, unchanged, reads
 #    `cc' (an int3 at the PC) under the new libbpf too;
-#  - the fast sites under Debian's libbpf 1.1: `cc 0f' (int3 on the 0x90,
-#    the 5-byte nop untouched), the same values;
+#  - the fast sites under the system's libbpf: Debian 12's 1.1 and 13's
+#    1.5 `cc 0f' (int3 on the 0x90, the 5-byte nop untouched); unstable's
+#    1.7, which knows `nop; nop5', `90 e8' like the snapshot; the same
+#    values;
+#  - the nop10 form (SDTKIT_FAST_ATTACH_NOP10) under both libbpfs: `cc',
+#    an int3 at the PC: no libbpf here attaches past its 0x90, and the
+#    kernel optimizes no 10-byte nop a uprobe sits on (see the raw uprobe
+#    below);
 #  - a libstapsdt provider (tests/libbpf/dyn-host.c): every stub `90 e8'.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/libbpf/lib.sh"
@@ -63,7 +69,16 @@ check_static fast-clang-O2 new 90e8 clang -O2 -DSDTKIT_FAST_ATTACH
 check_static fast-gcc-O0 new 90e8 gcc -O0 -DSDTKIT_FAST_ATTACH
 check_static fast-clang-O0 new 90e8 clang -O0 -DSDTKIT_FAST_ATTACH
 check_static plain-gcc-O2 new cc gcc -O2
-check_static fast-gcc-O2-libbpf1.1 old cc0f gcc -O2 -DSDTKIT_FAST_ATTACH
+# The system's libbpf: the call from 1.7 on (has_nop_combo()), else a trap.
+sysver=$(pkg-config --modversion libbpf 2>/dev/null)
+case $sysver in
+0.* | 1.[0-6] | 1.[0-6].*) sysbytes=cc0f ;;
+*) sysbytes=90e8 ;;
+esac
+note "the system's libbpf is ${sysver:-of unknown version}: fast sites $sysbytes expected"
+check_static "fast-gcc-O2-libbpf$sysver" old $sysbytes gcc -O2 -DSDTKIT_FAST_ATTACH
+check_static nop10-gcc-O2 new cc gcc -O2 -DSDTKIT_FAST_ATTACH_NOP10
+check_static "nop10-gcc-O2-libbpf$sysver" old cc gcc -O2 -DSDTKIT_FAST_ATTACH_NOP10
 # The plain site: a lone nop, not the start of `nop; nop5'.
 combos=$(while read -r pn rest; do
 	off=$(echo "$rest" | sed -n 's/.*pc_off=\(0x[0-9a-f]*\).*/\1/p')
@@ -91,4 +106,4 @@ trace_and_compare dyn "$PROG_PID" "$T/dyn.host" "$obj" \
 PROG_PID=
 expect_sites dyn 90e8
 note "libstapsdt: $(wc -l <"$T/want") hits exact, stubs 90e8"
-echo "PASS: libbpf $LIBBPF_NEW calls into fast static sites and libstapsdt stubs, values exact; plain sites and libbpf 1.1 trap as before"
+echo "PASS: libbpf $LIBBPF_NEW and ${sysver:-the system libbpf} call into fast static sites (libbpf before 1.7 traps) and libstapsdt stubs, values exact; plain and nop10 sites trap"

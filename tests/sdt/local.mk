@@ -17,6 +17,7 @@ SDT_HEADER_TESTS = \
 	tests/sdt/warnings.sh \
 	tests/sdt/regclass.sh \
 	tests/sdt/debugger.sh \
+	tests/sdt/member-pointer.sh \
 	tests/sdt/inlined.sh \
 	tests/sdt/typed.sh
 TESTS += $(SDT_HEADER_TESTS)
