@@ -31,6 +31,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
@@ -209,12 +210,16 @@ static const int ending_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
  * through ERRFD (close-on-exec: it reads end of file once exec works).
  */
 static void __attribute__((noreturn))
-run_child(char **argv, int outfd, int errfd, const sigset_t *mask)
+run_child(char **argv, int outfd, int errfd, const sigset_t *mask,
+	  const struct dg_cpp_user *as)
 {
 	struct rlimit rl;
 	int e;
 
 	setpgid(0, 0);
+	if (as && (setgroups(0, NULL) || setresgid(as->gid, as->gid, as->gid) ||
+		   setresuid(as->uid, as->uid, as->uid)))
+		goto failed;
 	if (!getrlimit(RLIMIT_DATA, &rl)) {
 		if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > CPP_DATA_MAX)
 			rl.rlim_max = CPP_DATA_MAX;
@@ -226,6 +231,7 @@ run_child(char **argv, int outfd, int errfd, const sigset_t *mask)
 		sigprocmask(SIG_SETMASK, mask, NULL);
 		execvp(argv[0], argv);
 	}
+failed:
 	e = errno;
 	if (write(errfd, &e, sizeof(e)) < 0)
 		_exit(127);
@@ -365,6 +371,13 @@ static void report_status(int status, const char *prog, const char *input,
 int dg_preprocess(const char *cpp, const char *const *flags, size_t nflags,
 		  const char *input, struct dg_buf *out, struct dg_diag *diag)
 {
+	return dg_preprocess_as(cpp, flags, nflags, input, NULL, out, diag);
+}
+
+int dg_preprocess_as(const char *cpp, const char *const *flags, size_t nflags,
+		     const char *input, const struct dg_cpp_user *as,
+		     struct dg_buf *out, struct dg_diag *diag)
+{
 	int pipefd[2] = { -1, -1 }, errpipe[2] = { -1, -1 }, sigfd = -1;
 	int status = 0, err, e, sig = 0, r = -1;
 	struct sigaction dfl = { .sa_handler = SIG_DFL }, old_chld;
@@ -411,7 +424,7 @@ int dg_preprocess(const char *cpp, const char *const *flags, size_t nflags,
 		goto unmask;
 	}
 	if (pid == 0)
-		run_child(argv, pipefd[1], errpipe[1], &old);
+		run_child(argv, pipefd[1], errpipe[1], &old, as);
 	setpgid(pid, pid); /* as the child does: whichever runs first */
 	close(pipefd[1]);
 	close(errpipe[1]);

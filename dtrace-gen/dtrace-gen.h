@@ -20,6 +20,7 @@
 #define DTRACE_GEN_H
 
 #include <stdarg.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -206,6 +207,19 @@ void dg_header_write(const struct dg_model *m, struct dg_buf *out);
  */
 int dg_preprocess(const char *cpp, const char *const *flags, size_t nflags,
 		  const char *input, struct dg_buf *out, struct dg_diag *diag);
+
+/*
+ * The same as the user AS (root only): what the file includes is read
+ * with its owner's rights, so a provider file someone else wrote cannot
+ * pull a file only root may read into the output or the messages.
+ */
+struct dg_cpp_user {
+	uid_t uid;
+	gid_t gid;
+};
+int dg_preprocess_as(const char *cpp, const char *const *flags, size_t nflags,
+		     const char *input, const struct dg_cpp_user *as,
+		     struct dg_buf *out, struct dg_diag *diag);
 
 /* Split S like a POSIX shell (quotes, backslashes; no expansions). */
 int dg_shell_split(const char *s, char ***argv, size_t *argc);

@@ -23,8 +23,11 @@
  */
 #include <errno.h>
 #include <elf.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../dtrace-gen/dtrace-gen.h"
 #include "contract.h"
@@ -366,6 +369,25 @@ static int unexpected(const char *a)
 	return EXIT_INPUT;
 }
 
+/*
+ * Root preprocesses a provider file someone else owns with the owner's
+ * rights: an `#include "/etc/shadow"' in it must fail as it would for its
+ * author, not print that file's lines in a parse error. NULL: run as we
+ * are (not root, or the file is root's).
+ */
+static struct dg_cpp_user *owner_of(const char *path, struct dg_cpp_user *u)
+{
+	struct passwd *pw;
+	struct stat st;
+
+	if (geteuid() != 0 || stat(path, &st) || st.st_uid == 0)
+		return NULL;
+	pw = getpwuid(st.st_uid);
+	u->uid = st.st_uid;
+	u->gid = pw ? pw->pw_gid : st.st_gid;
+	return u;
+}
+
 static int parse_dfile(const char *path, const struct dfile_opts *d,
 		       struct dg_model *m)
 {
@@ -381,9 +403,11 @@ static int parse_dfile(const char *path, const struct dfile_opts *d,
 	 * could block on it. */
 	text = read_text_input(path, D_FILE_MAX, &len, err, sizeof(err));
 	if (text && d->cpp) {
+		struct dg_cpp_user owner, *as = owner_of(path, &owner);
+
 		free(text);
-		if (dg_preprocess(cpp && *cpp ? cpp : "cpp", d->flags,
-				  d->nflags, path, &out, &diag) < 0) {
+		if (dg_preprocess_as(cpp && *cpp ? cpp : "cpp", d->flags,
+				     d->nflags, path, as, &out, &diag) < 0) {
 			dg_buf_free(&out);
 			return -EINVAL;
 		}

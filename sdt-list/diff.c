@@ -181,10 +181,9 @@ static const char *recorded_type(const struct group_sig *gs, unsigned i)
 static const char *const_words(const struct arg_enc *e, char *buf, size_t len)
 {
 	snprintf(buf, len, "constant %s %d bytes%s",
-		 e->const_signed ? "signed" : "unsigned", e->const_size,
-		 e->const_size_differs || e->const_sign_differs
-			 ? " (sites differ)"
-			 : "");
+		 e->cst.is_signed ? "signed" : "unsigned", e->cst.size,
+		 e->cst.size_differs || e->cst.sign_differs ? " (sites differ)"
+							    : "");
 	return buf;
 }
 
@@ -205,15 +204,15 @@ static int const_encoding(struct diff_run *d, const struct probe_pair *pp,
 		   a->is_float == b->is_float;
 	char wa[64], wb[64];
 
-	if (!ea->has_const || !eb->has_const)
+	if (!ea->cst.seen || !eb->cst.seen)
 		return 0;
-	if (ea->const_size == eb->const_size &&
-	    ea->const_signed == eb->const_signed &&
-	    ea->const_size_differs == eb->const_size_differs &&
-	    ea->const_sign_differs == eb->const_sign_differs)
+	if (ea->cst.size == eb->cst.size &&
+	    ea->cst.is_signed == eb->cst.is_signed &&
+	    ea->cst.size_differs == eb->cst.size_differs &&
+	    ea->cst.sign_differs == eb->cst.sign_differs)
 		return 0;
 	if (!same &&
-	    (ea->has_var || eb->has_var || a->is_float || b->is_float ||
+	    (ea->var.seen || eb->var.seen || a->is_float || b->is_float ||
 	     !enc_consts_fit(ea, b->size, b->is_signed) ||
 	     !enc_consts_fit(eb, a->size, a->is_signed)))
 		return 0;

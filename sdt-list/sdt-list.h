@@ -450,13 +450,16 @@ void put_object_heading(FILE *out, const struct object *obj);
  * they hold its value: gcc 12 writes a bool true as `-4@$1', gcc 15 as
  * `1@$1'.
  */
+struct enc_merge {
+	int seen;
+	int size, is_signed; /* widest; signed if any site is */
+	int size_differs, sign_differs;
+};
+
 struct arg_enc {
-	int has_var, has_const;
-	int var_size, var_signed, var_sign_differs, var_size_differs;
-	int const_size, const_signed; /* widest; signed if any site is */
-	int const_size_differs, const_sign_differs;
-	int64_t const_min;  /* the values read, lowest (<= 0) */
-	uint64_t const_max; /* and highest (>= 0) */
+	struct enc_merge var, cst; /* the sites that read, the constants */
+	int64_t const_min;	   /* the constants' values, lowest (<= 0) */
+	uint64_t const_max;	   /* and highest (>= 0) */
 };
 
 struct group_sig {

@@ -84,20 +84,20 @@ static int const_operand(const char *text, size_t len, int64_t *neg,
 	return 1;
 }
 
-/* A site that reads argument E's value (a register, memory). */
-static void enc_read(struct arg_enc *e, const struct sig_arg *b)
+/* One more site of an argument into M: the widest size, signed if any. */
+static void merge_site(struct enc_merge *m, const struct sig_arg *b)
 {
-	if (e->has_var) {
-		e->var_size_differs |= e->var_size != b->size;
-		e->var_sign_differs |= e->var_signed != b->is_signed;
-		if (b->size > e->var_size)
-			e->var_size = b->size;
-		e->var_signed |= b->is_signed;
+	if (m->seen) {
+		m->size_differs |= m->size != b->size;
+		m->sign_differs |= m->is_signed != b->is_signed;
+		if (b->size > m->size)
+			m->size = b->size;
+		m->is_signed |= b->is_signed;
 	} else {
-		e->var_size = b->size;
-		e->var_signed = b->is_signed;
+		m->size = b->size;
+		m->is_signed = b->is_signed;
 	}
-	e->has_var = 1;
+	m->seen = 1;
 }
 
 /* One site's arguments into the encodings (SPEC: its argument spec). */
@@ -115,21 +115,10 @@ static void note_site(struct group_sig *gs, const char *spec,
 
 		if (b->is_float ||
 		    !const_operand(spec + start, len, &vneg, &vpos)) {
-			enc_read(e, b);
+			merge_site(&e->var, b);
 			continue;
 		}
-		if (e->has_const) {
-			e->const_size_differs |= e->const_size != b->size;
-			e->const_sign_differs |=
-				e->const_signed != b->is_signed;
-			if (b->size > e->const_size)
-				e->const_size = b->size;
-			e->const_signed |= b->is_signed;
-		} else {
-			e->const_size = b->size;
-			e->const_signed = b->is_signed;
-		}
-		e->has_const = 1;
+		merge_site(&e->cst, b);
 		if (vneg < e->const_min)
 			e->const_min = vneg;
 		if (vpos > e->const_max)
@@ -141,7 +130,7 @@ int enc_consts_fit(const struct arg_enc *e, int size, int is_signed)
 {
 	int bits = size * 8;
 
-	if (!e->has_const)
+	if (!e->cst.seen)
 		return 1;
 	if (size <= 0 || size > 8)
 		return 0;
@@ -167,35 +156,24 @@ static void resolve_arg(struct group_sig *gs, unsigned i)
 {
 	const struct arg_enc *e = &gs->enc[i];
 	struct sig_arg *a = &gs->sig.args[i];
-	int size, sign, size_differs, sign_differs;
+	struct enc_merge m = e->var.seen ? e->var : e->cst;
 
-	if (!e->has_var) {
-		size = e->const_size;
-		sign = e->const_signed;
-		size_differs = e->const_size_differs;
-		sign_differs = e->const_sign_differs;
-	} else {
-		size = e->var_size;
-		sign = e->var_signed;
-		size_differs = e->var_size_differs;
-		sign_differs = e->var_sign_differs;
-		if (!enc_consts_fit(e, size, sign) && !sign &&
-		    e->const_min < 0) {
-			sign = 1;
-			sign_differs = 1;
-		}
-		while (size < 8 && !enc_consts_fit(e, size, sign)) {
-			size *= 2;
-			size_differs = 1;
+	if (e->var.seen && !enc_consts_fit(e, m.size, m.is_signed)) {
+		if (!m.is_signed && e->const_min < 0)
+			m.is_signed = m.sign_differs = 1;
+		/* From no size (a spec without one) too: 1, 2, 4, 8. */
+		while (m.size < 8 && !enc_consts_fit(e, m.size, m.is_signed)) {
+			m.size = m.size ? m.size * 2 : 1;
+			m.size_differs = 1;
 		}
 	}
 	if (a->is_float)
 		return;
-	a->size = size;
-	a->is_signed = sign;
-	if (size_differs)
+	a->size = m.size;
+	a->is_signed = m.is_signed;
+	if (m.size_differs)
 		gs->size_differs |= 1u << i;
-	if (sign_differs)
+	if (m.sign_differs)
 		gs->sign_differs |= 1u << i;
 }
 

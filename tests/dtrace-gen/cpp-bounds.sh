@@ -9,7 +9,8 @@
 #    end) or of a file larger than the output bound ends in seconds with
 #    an error, leaves no process of the preprocessor's group and no
 #    temporary file;
-#  - a signal that ends dtrace-gen meanwhile ends the preprocessor too.
+#  - a signal that ends dtrace-gen meanwhile ends the preprocessor too;
+#  - as root, sdt-list preprocesses a file someone else owns as its owner.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/dtrace-gen/lib.sh"
 SDT_LIST=$top_builddir/sdt-list/sdt-list
@@ -104,6 +105,25 @@ awk 'BEGIN { for (i = 0; i < 20000; i++) print "12345678901234567890123456789012
 { for i in $(seq 1 13); do echo '#include "num.h"'; done; echo 'provider p { probe a(int); };'; } >huge.d
 run_bounded "dtrace-gen -C huge.d (18 MB of output)" "more than 16 MiB\|did not finish" "$DG" -C -s huge.d -h -o out.h
 run_bounded "sdt-list --against -C huge.d (18 MB of output)" "more than 16 MiB\|did not finish" "$SDT_LIST" --against -C huge.d prog
+
+# Root checking a provider file someone else owns preprocesses it with
+# the owner's rights: an #include of a file only root may read fails as it
+# would for its author, and none of that file reaches the output.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	chmod 711 "$T" && mkdir pub && chmod 755 pub || fail "chmod"
+	printf 'provider p { probe a(int); };\n' >pub/inc.h
+	printf 'provider p {\nsecret_marker_line\n};\n' >secret.h && chmod 600 secret.h
+	printf '#include "%s"\n' "$T/secret.h" >pub/leak.d
+	printf '#include "inc.h"\n' >pub/ok.d
+	chown nobody pub/leak.d pub/ok.d || fail "chown"
+	"$SDT_LIST" --against -C pub/leak.d prog >out.txt 2>&1 && fail "a root-only include was read: $(cat out.txt)"
+	grep -q "Permission denied" out.txt || fail "root-only include: $(cat out.txt)"
+	grep -q secret_marker out.txt && fail "the root-only file reached the output: $(cat out.txt)"
+	"$SDT_LIST" --against -C pub/ok.d prog >out.txt 2>&1 ||
+		fail "a readable include as the owner failed: $(cat out.txt)"
+	# dtrace-gen runs as its caller: a build's own choice.
+	"$DG" -C -s pub/ok.d -h -o out.h 2>err.txt || fail "dtrace-gen -C pub/ok.d: $(cat err.txt)"
+fi
 
 # SIGTERM to dtrace-gen while cpp waits on the FIFO: dtrace-gen ends by
 # that signal and takes the preprocessor's group with it.

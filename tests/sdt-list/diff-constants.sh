@@ -108,6 +108,37 @@ $CC -O2 -I"$SDT_INCLUDE" -DSTAP_SDT_ARG_CONSTRAINT=nor -o m m.c || fail "cannot 
 grep -q 'm:x(int64)' m.txt || fail "a -1 beside unsigned reads is not shown signed: $(cat m.txt)"
 grep -q 'in sign' m.txt || fail "sites that differ in sign not said: $(cat m.txt)"
 
+# Hostile specs: a site without a size beside constants that need one
+# (the merge once doubled a size of 0 forever), constants past 64 bits,
+# a size of 3, an empty constant. Each ends, within seconds.
+note_site() { # PROVIDER NAME SPEC: one stapsdt note, as asm
+	printf '__asm__("990: nop\\n.pushsection .note.stapsdt,\\"?\\",\\"note\\"\\n.balign 4\\n.4byte 992f-991f,994f-993f,3\\n991: .asciz \\"stapsdt\\"\\n992: .balign 4\\n993: .8byte 990b,_.stapsdt.base,0\\n.asciz \\"%s\\"\\n.asciz \\"%s\\"\\n.asciz \\"%s\\"\\n994: .balign 4\\n.popsection");\n' "$1" "$2" "$3"
+}
+{
+	echo 'void f(void) {'
+	# One probe per case: a wide site would hide the sizeless one.
+	note_site h a '%rax' && note_site h a '-4@$-1'
+	note_site h b '@%rbx' && note_site h b '8@$300'
+	for spec in 'x@$1' '3@$1' '-4@$' '8@$99999999999999999999999' \
+		'-8@$-18446744073709551616'; do
+		note_site h c "$spec"
+	done
+	echo '}'
+	printf '%s\n' '__asm__(".pushsection .stapsdt.base,\"aG\",\"progbits\",.stapsdt.base,comdat\n.weak _.stapsdt.base\n.hidden _.stapsdt.base\n_.stapsdt.base: .space 1\n.popsection");'
+	echo 'int main(void) { f(); return 0; }'
+} >h.c
+$CC -O0 -o h h.c || fail "cannot build h.c: $(cat h.c)"
+expect_eq "h's sites" 9 "$("$SDT_NOTES" h | grep -c '^h:')"
+for mode in "" -v --bpftrace --perf --json; do
+	timeout 20 "$SDT_LIST" $mode h >h.out 2>&1
+	rc=$?
+	[ $rc = 124 ] && fail "sdt-list $mode on hostile specs did not end"
+	[ $rc -gt 2 ] && fail "sdt-list $mode on hostile specs: exit $rc: $(cat h.out)"
+done
+timeout 20 "$SDT_LIST" --diff h old >h.out 2>&1
+[ $? -gt 2 ] && fail "--diff h old: $(cat h.out)"
+timeout 20 "$SDT_LIST" --diff h h >h.out 2>&1 || fail "--diff h h: $(cat h.out)"
+
 # What the merged signature means to a tracer: jv:mix's sites are 8@$0
 # (a constant 0 written signed in old) and an unsigned 8-byte register.
 # The script --bpftrace writes prints 2^63 + 1 as such: unsigned.
