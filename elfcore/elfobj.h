@@ -57,6 +57,12 @@ struct sdt_type_note {
 	size_t size;
 };
 
+/* private: from this address on, section SHNDX holds it (0: none) */
+struct sdt_addr_span {
+	uint64_t start;
+	size_t shndx;
+};
+
 struct sdt_elf {
 	struct sdt_target target;
 	int type;	    /* ET_EXEC, ET_DYN, ET_REL */
@@ -74,7 +80,9 @@ struct sdt_elf {
 	size_t nsections_;
 	unsigned char **owned_; /* the note bytes read */
 	size_t nowned_;
-	const unsigned char *image_; /* sdt_elf_open_image()'s bytes */
+	const unsigned char *image_;	   /* sdt_elf_open_image()'s bytes */
+	struct sdt_addr_span *addr_spans_; /* by start: see elfread.c */
+	size_t naddr_spans_;
 	uint64_t budget_; /* what libelf may still read: see elfread.c */
 	int fd_;
 	int own_fd_;

@@ -171,3 +171,14 @@ bounded() {
 	[ $rc != 124 ] || fail "$what: sdt-list took more than 60 s"
 	expect_eq "$what: exit status ($(head -c 300 "$T/err"))" "$want" "$rc"
 }
+
+# same_sites WHAT A B: the --json listings A and B hold the same sites,
+# whatever the files are called.
+same_sites() {
+	python3 - "$@" <<'PY' || exit 1
+import json, sys
+strip = lambda l: [{k: v for k, v in s.items() if k not in ("file", "attach")} for s in l]
+if strip(json.load(open(sys.argv[2]))) != strip(json.load(open(sys.argv[3]))):
+    raise SystemExit("FAIL: %s: listed otherwise" % sys.argv[1])
+PY
+}
