@@ -992,8 +992,13 @@ static int open_elf(struct sdt_elf *f, Elf *elf, uint64_t size, char *err,
 {
 	int r;
 
+	/*
+	 * libelf answers any file that is not ELF with an object of kind
+	 * ELF_K_NONE: no object at all is a failure to read (out of memory),
+	 * never "not ELF", which callers pass over without a word.
+	 */
 	if (!elf)
-		return set_err(err, errlen, -ENOEXEC, "cannot read as ELF: %s",
+		return set_err(err, errlen, -EIO, "cannot read as ELF: %s",
 			       elf_errmsg(-1));
 	f->elf_ = elf;
 	f->budget_ = size;
