@@ -49,7 +49,8 @@ printf 'usdt:%s:probes:nosuch { @n = count(); }\n' "$T/probes" >"$T/nosuch.bt"
 env -i "BT=
 $(cat "$T/nosuch.bt")
 " "$SDT_LIST" --script /proc/self/environ "$T/probes" >"$T/out" 2>"$T/err"
-expect_eq "a program in /proc: status ($(cat "$T/out" "$T/err"))" 1 $?
+rc=$?
+expect_eq "a program in /proc: status ($(cat "$T/out" "$T/err"))" 1 $rc
 grep -q "would not attach: no probe probes:nosuch" "$T/out" ||
 	fail "a program in /proc: read as empty: $(cat "$T/out")"
 for bad in /proc/self/mem /dev/zero; do
