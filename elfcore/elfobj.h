@@ -46,8 +46,8 @@ struct sdt_probe {
 	 * `readelf -n' shows them.
 	 */
 	struct sdt_sym_ref pc_ref, sema_ref;
-	/* private: where the descriptor is, for relocations */
-	size_t desc_offset_;
+	/* private: the descriptor's file offset, for relocations */
+	uint64_t desc_offset_;
 	size_t shndx_;
 };
 

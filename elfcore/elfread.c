@@ -634,9 +634,9 @@ static int decode_notes(struct sdt_elf *f, const struct note_sec *s,
 		p.note_offset = note_at - (f->sections_[s->shndx].offset);
 		/* The strings follow the three address fields. */
 		p.desc_offset_ =
-			(size_t)(*at + (size_t)((const unsigned char *)
-							p.note.provider -
-						buf)) -
+			*at +
+			(uint64_t)((const unsigned char *)p.note.provider -
+				   buf) -
 			3 * asz;
 		p.pc_ref = ref_for(nb, p.desc_offset_);
 		p.sema_ref = ref_for(nb, p.desc_offset_ + 2 * asz);
