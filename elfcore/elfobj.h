@@ -46,8 +46,8 @@ struct sdt_probe {
 	 * `readelf -n' shows them.
 	 */
 	struct sdt_sym_ref pc_ref, sema_ref;
-	/* private: where the descriptor is, for relocations */
-	size_t desc_offset_;
+	/* private: the descriptor's file offset, for relocations */
+	uint64_t desc_offset_;
 	size_t shndx_;
 };
 
@@ -55,6 +55,12 @@ struct sdt_probe {
 struct sdt_type_note {
 	const char *desc;
 	size_t size;
+};
+
+/* private: from this address on, section SHNDX holds it (0: none) */
+struct sdt_addr_span {
+	uint64_t start;
+	size_t shndx;
 };
 
 struct sdt_elf {
@@ -74,7 +80,9 @@ struct sdt_elf {
 	size_t nsections_;
 	unsigned char **owned_; /* the note bytes read */
 	size_t nowned_;
-	const unsigned char *image_; /* sdt_elf_open_image()'s bytes */
+	const unsigned char *image_;	   /* sdt_elf_open_image()'s bytes */
+	struct sdt_addr_span *addr_spans_; /* by start: see elfread.c */
+	size_t naddr_spans_;
 	uint64_t budget_; /* what libelf may still read: see elfread.c */
 	int fd_;
 	int own_fd_;

@@ -634,9 +634,9 @@ static int decode_notes(struct sdt_elf *f, const struct note_sec *s,
 		p.note_offset = note_at - (f->sections_[s->shndx].offset);
 		/* The strings follow the three address fields. */
 		p.desc_offset_ =
-			(size_t)(*at + (size_t)((const unsigned char *)
-							p.note.provider -
-						buf)) -
+			*at +
+			(uint64_t)((const unsigned char *)p.note.provider -
+				   buf) -
 			3 * asz;
 		p.pc_ref = ref_for(nb, p.desc_offset_);
 		p.sema_ref = ref_for(nb, p.desc_offset_ + 2 * asz);
@@ -860,6 +860,109 @@ out:
 }
 
 /* ------------------------------------------------------------------ */
+/* Which section holds an address                                      */
+
+/*
+ * Every probe asks which allocated section holds its address: the first
+ * in header order that does. A walk over the headers per probe costs
+ * sections times probes, which a hostile file makes billions, so the
+ * answer is worked out once for every stretch of the address space
+ * between section boundaries (a sweep over the boundaries with a heap of
+ * the sections open there, lowest index on top) and looked up by binary
+ * search.
+ */
+struct bound {
+	uint64_t at;
+	size_t shndx;
+	int open; /* 1 the section starts here, 0 it ends */
+};
+
+static int cmp_bounds(const void *a, const void *b)
+{
+	const struct bound *x = a, *y = b;
+
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static void heap_push(size_t *heap, size_t *n, size_t v)
+{
+	size_t i = (*n)++;
+
+	for (; i && heap[(i - 1) / 2] > v; i = (i - 1) / 2)
+		heap[i] = heap[(i - 1) / 2];
+	heap[i] = v;
+}
+
+static void heap_pop(size_t *heap, size_t *n)
+{
+	size_t v = heap[--*n], i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && heap[c + 1] < heap[c])
+			c++;
+		if (heap[c] >= v)
+			break;
+		heap[i] = heap[c];
+		i = c;
+	}
+	if (*n)
+		heap[i] = v;
+}
+
+static int index_addresses(struct sdt_elf *f)
+{
+	size_t n = 0, nheap = 0, nspans = 0;
+	struct bound *b = calloc(2 * f->nsections_ + 1, sizeof(*b));
+	size_t *heap = calloc(f->nsections_ + 1, sizeof(*heap));
+	unsigned char *open = calloc(f->nsections_ + 1, 1);
+	struct sdt_addr_span *spans =
+		calloc(2 * f->nsections_ + 1, sizeof(*spans));
+	int r = -ENOMEM;
+
+	if (!b || !heap || !open || !spans)
+		goto out;
+	for (size_t i = 1; f->type != ET_REL && i < f->nsections_; i++) {
+		const struct sdt_elf_section *s = &f->sections_[i];
+
+		if (!(s->flags & SHF_ALLOC) || !s->size)
+			continue;
+		b[n++] = (struct bound){ s->addr, i, 1 };
+		if (s->size <= UINT64_MAX - s->addr)
+			b[n++] = (struct bound){ s->addr + s->size, i, 0 };
+	}
+	qsort(b, n, sizeof(*b), cmp_bounds);
+	for (size_t i = 0; i < n;) {
+		uint64_t at = b[i].at;
+		size_t top;
+
+		for (; i < n && b[i].at == at; i++) {
+			open[b[i].shndx] = b[i].open;
+			if (b[i].open)
+				heap_push(heap, &nheap, b[i].shndx);
+		}
+		while (nheap && !open[heap[0]])
+			heap_pop(heap, &nheap);
+		top = nheap ? heap[0] : 0;
+		if (!nspans || spans[nspans - 1].shndx != top)
+			spans[nspans++] = (struct sdt_addr_span){ at, top };
+	}
+	f->addr_spans_ = spans;
+	f->naddr_spans_ = nspans;
+	spans = NULL;
+	r = 0;
+out:
+	free(b);
+	free(heap);
+	free(open);
+	free(spans);
+	return r;
+}
+
+/* ------------------------------------------------------------------ */
 /* Opening                                                             */
 
 static int read_probes(struct sdt_elf *f, uint64_t size, char *err,
@@ -879,7 +982,7 @@ static int read_probes(struct sdt_elf *f, uint64_t size, char *err,
 	if ((r = check_segments(elf, &eh, size, err, errlen)) < 0 ||
 	    (r = read_sections(f, &eh, size, err, errlen)) < 0)
 		return r;
-	if ((r = read_notes(f)) < 0)
+	if ((r = read_notes(f)) < 0 || (r = index_addresses(f)) < 0)
 		return set_err(err, errlen, r, "out of memory");
 	return 0;
 }
@@ -889,8 +992,13 @@ static int open_elf(struct sdt_elf *f, Elf *elf, uint64_t size, char *err,
 {
 	int r;
 
+	/*
+	 * libelf answers any file that is not ELF with an object of kind
+	 * ELF_K_NONE: no object at all is a failure to read (out of memory),
+	 * never "not ELF", which callers pass over without a word.
+	 */
 	if (!elf)
-		return set_err(err, errlen, -ENOEXEC, "cannot read as ELF: %s",
+		return set_err(err, errlen, -EIO, "cannot read as ELF: %s",
 			       elf_errmsg(-1));
 	f->elf_ = elf;
 	f->budget_ = size;
@@ -989,6 +1097,9 @@ void sdt_elf_close(struct sdt_elf *f)
 	free(f->probes);
 	free(f->type_notes);
 	free(f->sections_);
+	free(f->addr_spans_);
+	f->addr_spans_ = NULL;
+	f->naddr_spans_ = 0;
 	for (size_t i = 0; i < f->nowned_; i++)
 		free(f->owned_[i]);
 	free(f->owned_);
@@ -1056,16 +1167,21 @@ int sdt_elf_is_program(const struct sdt_elf *f)
 static const struct sdt_elf_section *section_at(const struct sdt_elf *f,
 						uint64_t addr)
 {
+	const struct sdt_addr_span *sp = f->addr_spans_;
+	size_t lo = 0, hi = f->naddr_spans_;
+
 	if (f->type == ET_REL)
 		return NULL; /* every section is at address 0 */
-	for (size_t i = 1; i < f->nsections_; i++) {
-		const struct sdt_elf_section *s = &f->sections_[i];
+	/* The last span that starts at or before ADDR. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		if ((s->flags & SHF_ALLOC) && addr >= s->addr &&
-		    addr - s->addr < s->size)
-			return s;
+		if (sp[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return NULL;
+	return lo && sp[lo - 1].shndx ? &f->sections_[sp[lo - 1].shndx] : NULL;
 }
 
 const char *sdt_elf_section_at(const struct sdt_elf *f, uint64_t addr)

@@ -6,7 +6,8 @@
 # status 2 and a message on standard error. Never a crash, never status 0
 # or 1 with less (or other) output than the run without failures.
 # Also: --script over 60,001 attach points (one naming a probe that does
-# not exist) in 400 MB of address space finds that one.
+# not exist) in 400 MB of address space finds that one. (-p once failed
+# this way: libelf's failure to allocate read as "not ELF", passed over.)
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/sdt-list/lib.sh"
 need_cmd timeout
@@ -61,6 +62,26 @@ each "a relocatable object" --json "$T/gated.o"
 each "a walk" --json "$T/tree"
 each "--diff" --diff "$T/probes" "$T/probes"
 each "--script" --script "$T/s.bt" "$T/probes"
+
+# A process: its maps, the objects it maps.
+cat >"$T/w.c" <<'C'
+#include <sys/sdt.h>
+#include <unistd.h>
+int main(void) { DTRACE_PROBE(allocfail, wait); pause(); return 0; }
+C
+$CC -O2 -I"$SDT_INCLUDE" -o "$T/w" "$T/w.c" || fail "cannot build w.c"
+"$T/w" &
+W=$!
+trap 'kill $W 2>/dev/null; rm -rf "$T"' EXIT
+i=0
+until [ "$(readlink "/proc/$W/exe")" = "$T/w" ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "the process did not start"
+	sleep 0.1
+done
+each "-p" -p $W
+each "-p --json" --json -p $W
+each "-p --bpftrace" --bpftrace -p $W
 
 # 60,001 attach points in one clause, in 400 MB: all checked.
 python3 - "$T/big.bt" "$T/probes" <<'PY'

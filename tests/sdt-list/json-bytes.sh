@@ -24,6 +24,7 @@ int main(int argc, char **argv)
 C
 $CC -O2 -I"$SDT_INCLUDE" -o "$T/p" "$T/p.c" || fail "cannot build p.c"
 D=$T/dir
+export D
 mkdir "$D"
 for n in 'a\377b' 'a\376b' 'a%b' 'a\303\251b' 'a\001b' 'a%FFb'; do
 	cp "$T/p" "$D/$(printf "$n")"
@@ -53,6 +54,8 @@ names = set()
 if kind == "sites":
     for site in doc:
         f, a = exact(site, "file"), exact(site, "attach")
+        if not a.startswith(os.fsencode(os.environ["D"])):
+            continue  # the C library's own probes (glibc 2.43 has some)
         assert f == a or a.endswith(b"/" + os.path.basename(f)), (f, a)
         names.add(os.path.basename(a))
 elif kind == "inventory":

@@ -118,3 +118,67 @@ start_host() {
 	HOST_PID=$(sed -n 's/^ready \([0-9]*\) .*/\1/p' "$out")
 	PIDS="$PIDS $HOST_PID"
 }
+
+# add_headers SRC DST SECTION N [MODE]: SRC (ELF64, little-endian) with N
+# more section headers copying SECTION's: over the same bytes (same, the
+# default), each starting 4 bytes further in (shift), or each one byte
+# longer than the last (grow). Sections that alias, as a hostile file has.
+add_headers() {
+	python3 - "$@" <<'PY' || fail "cannot write $2"
+import struct, sys
+src, dst, sec, n = sys.argv[1], sys.argv[2], sys.argv[3].encode(), int(sys.argv[4])
+mode = sys.argv[5] if len(sys.argv) > 5 else "same"
+d = bytearray(open(src, "rb").read())
+shoff, = struct.unpack_from("<Q", d, 0x28)
+ent, num, strndx = struct.unpack_from("<3H", d, 0x3a)
+hdrs = [bytes(d[shoff + i * ent:shoff + (i + 1) * ent]) for i in range(num)]
+stroff, = struct.unpack_from("<Q", hdrs[strndx], 0x18)
+def name(h):
+    o = stroff + struct.unpack_from("<I", h, 0)[0]
+    return bytes(d[o:d.index(b"\0", o)])
+h0 = [h for h in hdrs if name(h) == sec][0]
+off, size = struct.unpack_from("<QQ", h0, 0x18)
+extra = []
+for i in range(n):
+    h = bytearray(h0)
+    if mode == "shift":
+        k = (4 * (i + 1)) % size
+        struct.pack_into("<QQ", h, 0x18, off + k, size - k)
+    elif mode == "grow":
+        struct.pack_into("<QQ", h, 0x18, off, min(size, 64 + i))
+    extra.append(bytes(h))
+while len(d) % 8:
+    d.append(0)
+struct.pack_into("<Q", d, 0x28, len(d))
+struct.pack_into("<H", d, 0x3c, num + n)
+for h in hdrs + extra:
+    d += h
+open(dst, "wb").write(d)
+PY
+}
+
+# bounded WHAT STATUS ARGS...: sdt-list ARGS in under 60 s and 300 MB of
+# address space, exit STATUS; its output in $T/out and $T/err.
+bounded() {
+	what=$1
+	want=$2
+	shift 2
+	(
+		ulimit -v 300000
+		exec timeout 60 "$SDT_LIST" "$@"
+	) >"$T/out" 2>"$T/err"
+	rc=$?
+	[ $rc != 124 ] || fail "$what: sdt-list took more than 60 s"
+	expect_eq "$what: exit status ($(head -c 300 "$T/err"))" "$want" "$rc"
+}
+
+# same_sites WHAT A B: the --json listings A and B hold the same sites,
+# whatever the files are called.
+same_sites() {
+	python3 - "$@" <<'PY' || exit 1
+import json, sys
+strip = lambda l: [{k: v for k, v in s.items() if k not in ("file", "attach")} for s in l]
+if strip(json.load(open(sys.argv[2]))) != strip(json.load(open(sys.argv[3]))):
+    raise SystemExit("FAIL: %s: listed otherwise" % sys.argv[1])
+PY
+}
