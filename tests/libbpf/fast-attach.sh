@@ -23,7 +23,15 @@ LC_ALL=C
 export LC_ALL
 need_cmd gcc clang
 need_libbpf_new
-need_libbpf # the system's libbpf 1.1: TRACER, BPF_OBJ
+need_libbpf # the system's libbpf: TRACER, BPF_OBJ
+# Its version, from the header the tracer was built with.
+sys_libbpf=$(printf '#include <bpf/libbpf_version.h>\nLIBBPF_MAJOR_VERSION.LIBBPF_MINOR_VERSION\n' |
+	${CC:-cc} -E -P - 2>/dev/null | tr -d ' ' | grep -x '[0-9]*\.[0-9]*') ||
+	fail "cannot read the system libbpf's version from <bpf/libbpf_version.h>"
+case $sys_libbpf in
+0.* | 1.[0-6]) sys_bytes=cc0f ;;
+*) sys_bytes=90e8 ;;
+esac
 
 PROG_PID= TRACER_PID=
 trap '[ -n "$PROG_PID" ] && kill -9 "$PROG_PID" 2>/dev/null
@@ -70,15 +78,10 @@ check_static fast-gcc-O0 new 90e8 gcc -O0 -DSDTKIT_FAST_ATTACH
 check_static fast-clang-O0 new 90e8 clang -O0 -DSDTKIT_FAST_ATTACH
 check_static plain-gcc-O2 new cc gcc -O2
 # The system's libbpf: the call from 1.7 on (has_nop_combo()), else a trap.
-sysver=$(pkg-config --modversion libbpf 2>/dev/null)
-case $sysver in
-0.* | 1.[0-6] | 1.[0-6].*) sysbytes=cc0f ;;
-*) sysbytes=90e8 ;;
-esac
-note "the system's libbpf is ${sysver:-of unknown version}: fast sites $sysbytes expected"
-check_static "fast-gcc-O2-libbpf$sysver" old $sysbytes gcc -O2 -DSDTKIT_FAST_ATTACH
+note "the system's libbpf is $sys_libbpf: fast sites $sys_bytes expected"
+check_static "fast-gcc-O2-libbpf$sys_libbpf" old $sys_bytes gcc -O2 -DSDTKIT_FAST_ATTACH
 check_static nop10-gcc-O2 new cc gcc -O2 -DSDTKIT_FAST_ATTACH_NOP10
-check_static "nop10-gcc-O2-libbpf$sysver" old cc gcc -O2 -DSDTKIT_FAST_ATTACH_NOP10
+check_static "nop10-gcc-O2-libbpf$sys_libbpf" old cc gcc -O2 -DSDTKIT_FAST_ATTACH_NOP10
 # The plain site: a lone nop, not the start of `nop; nop5'.
 combos=$(while read -r pn rest; do
 	off=$(echo "$rest" | sed -n 's/.*pc_off=\(0x[0-9a-f]*\).*/\1/p')
@@ -106,4 +109,4 @@ trace_and_compare dyn "$PROG_PID" "$T/dyn.host" "$obj" \
 PROG_PID=
 expect_sites dyn 90e8
 note "libstapsdt: $(wc -l <"$T/want") hits exact, stubs 90e8"
-echo "PASS: libbpf $LIBBPF_NEW and ${sysver:-the system libbpf} call into fast static sites (libbpf before 1.7 traps) and libstapsdt stubs, values exact; plain and nop10 sites trap"
+echo "PASS: libbpf $LIBBPF_NEW and libbpf $sys_libbpf call into fast static sites (libbpf before 1.7 traps) and libstapsdt stubs, values exact; plain and nop10 sites trap"
