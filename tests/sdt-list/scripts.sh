@@ -53,7 +53,18 @@ hpid=$HOST_PID
 "$SDT_LIST" --bpftrace -p "$hpid" 'sdtlist:*' >"$T/pid.bt" || fail "--bpftrace -p failed"
 grep -q "^usdt:\"/proc/$hpid/fd/[0-9]*\":sdtlist:tick$" "$T/pid.bt" ||
 	fail "no /proc/PID/fd attach path: $(cat "$T/pid.bt")"
-timeout -s INT 4 bpftrace -p "$hpid" "$T/pid.bt" >"$T/bt.out" 2>&1
+# Until three ticks are printed (bpftrace 0.27 was seen to take several
+# seconds to attach), within 120 s.
+timeout -s INT 120 bpftrace -p "$hpid" "$T/pid.bt" >"$T/bt.out" 2>&1 &
+bpid=$!
+i=0
+until [ "$(grep -c '^sdtlist:tick arg0=' "$T/bt.out")" -ge 3 ]; do
+	i=$((i + 1))
+	[ $i -lt 1200 ] && kill -0 $bpid 2>/dev/null || break
+	sleep 0.1
+done
+kill -INT $bpid 2>/dev/null
+wait $bpid
 vals=$(sed -n 's/^sdtlist:tick arg0=\([0-9]*\)$/\1/p' "$T/bt.out")
 [ "$(echo "$vals" | wc -w)" -ge 3 ] || fail "too few hits by -p: $(cat "$T/bt.out")"
 echo "$vals" | awk 'NR > 1 && $1 != prev + 1 { exit 1 } { prev = $1 }' ||
