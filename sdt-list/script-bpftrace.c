@@ -252,6 +252,7 @@ static void bt_probe(struct script *sc, const struct object *obj,
 	bt_fields(out, obj, p, &gs, shown);
 	fputs("}\n", out);
 	sc->sites += g->count;
+	sc->points++;
 	for (unsigned i = 0; i < shown; i++)
 		sc->strings |= gs.sig.args[i].is_string;
 }
@@ -338,6 +339,14 @@ void bt_header(FILE *out, const struct out *o, const struct script *sc)
 			"// %zu probes: over bpftrace's default limit of 512 "
 			"probes and programs, hence the variables\n",
 			probes);
+	/* libbpf's table of argument specs: 256 by default, one per probe. */
+	if (sc->points > 256)
+		fprintf(out,
+			"// %zu probes: bpftrace 0.24 and later attach at most "
+			"256 (libbpf's table of USDT argument specs: "
+			"\"Argument "
+			"list too long\"): for them, split the program\n",
+			sc->points);
 	if (sc->strings)
 		fputs("// An empty str() may be a string in a page the "
 		      "program has not touched yet: BPF cannot fault pages "

@@ -23,6 +23,7 @@ struct script {
 	char **providers; /* perf: the event groups, for perf record */
 	size_t nproviders;
 	size_t sites;	   /* bpftrace: the sites it attaches to, one by one */
+	size_t points;	   /* bpftrace: its usdt attach points (probes) */
 	int libraries;	   /* files that are shared objects: no -c */
 	int strings;	   /* some printf reads a string with str() */
 	int first_pid;	   /* -p: the first process seen */

@@ -147,7 +147,7 @@
 #undef _SDT_ARG_REG
 #define _SDT_ARG_REG _SDT_STR(STAP_SDT_ARG_CONSTRAINT)
 #define _SDT_ARG_VALUE(x) (x)
-#elif defined(__cplusplus)
+#elif defined(__cplusplus) && defined(__clang__)
 /* Through __sdt_pass(): pointers to data members as integers (below). */
 #define _SDT_ARG_VALUE(x) __sdt_pass(x)
 #else
@@ -381,8 +381,11 @@ template <> struct __sdt_type<decltype(nullptr)> {
  * clang 19 and later refuse a pointer-to-member in a register-constrained
  * operand ("cannot pass a pointer-to-member through register-constrained
  * inline assembly parameter"), and so fail on SystemTap's header too.
- * Inlined even at -O0. A pointer to a member function (two words) has no
- * integer of its size: it stays refused by _SDT_CHECK.
+ * Inlined even at -O0. Only with clang: gcc takes the pointer as it is,
+ * and would see through the call a freed or unset argument that the asm
+ * statement's own diagnostics pragmas keep quiet. A pointer to a member
+ * function (two words) has no integer of its size: it stays refused by
+ * _SDT_CHECK.
  */
 template <int __sdt_n> struct __sdt_uint;
 template <> struct __sdt_uint<4> {

@@ -312,4 +312,29 @@ BPFTRACE_MAX_PROBES=600 BPFTRACE_MAX_BPF_PROGS=600 timeout 900 bpftrace "$T/big.
 expect_eq "600 sites traced" 600 "$(grep -c '^big:site arg0=[0-9]*$' "$T/big.out")"
 expect_eq "600 distinct values" 600 "$(sed -n 's/^big:site arg0=//p' "$T/big.out" | sort -u | wc -l)"
 note "600 sites: the run line's limits load it, every site fires"
+
+# 300 probes of one site each: bpftrace 0.24 and later (libbpf) attach at
+# most 256 argument specs in one run; the program says so, and 0.27 does
+# refuse it.
+python3 - "$T/many.c" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    f.write("#include <sys/sdt.h>\nint main(int argc, char **argv)\n{\n")
+    for i in range(300):
+        f.write("\tDTRACE_PROBE1(many, p%d, argc + %d);\n" % (i, i))
+    f.write("\treturn 0;\n}\n")
+PY
+$CC -O1 -I"$top_srcdir/include" -o "$T/many" "$T/many.c" || fail "cannot build many.c"
+"$SDT_LIST" --bpftrace "$T/many" >"$T/many.bt" || fail "--bpftrace many"
+grep -qx '// 300 probes: bpftrace 0.24 and later attach at most 256 .*split the program' "$T/many.bt" ||
+	fail "300 probes: no word on the limit: $(head -n 5 "$T/many.bt")"
+"$SDT_LIST" --bpftrace "$T/many" 'many:p1*' | grep -q 'at most 256' &&
+	fail "111 probes: a word on the limit"
+if [ "$(bpftrace_minor)" -ge 24 ] 2>/dev/null; then
+	bpftrace_compile "$T/many.elf" "$T/many.bt" &&
+		fail "bpftrace $(bpftrace_minor) attached 300 probes: the limit is gone"
+	grep -q 'Argument list too long' "$T/.bpftrace.out" ||
+		fail "300 probes: not refused for the limit: $(cat "$T/.bpftrace.out")"
+	note "300 probes: bpftrace $(bpftrace_minor) refuses them, as the program says"
+fi
 exit 0
