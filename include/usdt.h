@@ -300,7 +300,7 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 	(_SDT_CLASS(v) != 9 && _SDT_CLASS(v) != 12 && _SDT_CLASS(v) != 13 &&  \
 	 (sizeof(v) & (sizeof(v) - 1)) == 0 && sizeof(v) <= 8)
 #define _USDT_ARG(v) __builtin_choose_expr(_USDT_SCALAR(v), (v), _USDT_BYTES(v))
-#define _USDT_CODE_OP(i, x) "n"(_SDT_CODE(__usdt_v##i))
+#define _USDT_CODE_OP(i, x) "n"(_SDT_CODE_AT(i, __usdt_v##i))
 #define _USDT_LET(i, x)                                                        \
 	__typeof__(_SDT_RVALUE(x)) __usdt_v##i = (x);                          \
 	__typeof__(_USDT_ARG(__usdt_v##i)) __usdt_a##i = _USDT_ARG(__usdt_v##i);
@@ -330,20 +330,6 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 #define _USDT_CODES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_EACH_10(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
 #define _USDT_CODES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_EACH_11(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
 #define _USDT_CODES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_EACH_12(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
-/* The base (once per object), with the record when there are arguments. */
-#define _USDT_BASE_0(group, name, raw) __asm__ __volatile__(_SDT_BASE)
-#define _USDT_BASE_1(g, n, raw) _SDT_TYPED_BASE(g, n, 1, _USDT_CODES, raw)
-#define _USDT_BASE_2(g, n, raw) _SDT_TYPED_BASE(g, n, 2, _USDT_CODES, raw)
-#define _USDT_BASE_3(g, n, raw) _SDT_TYPED_BASE(g, n, 3, _USDT_CODES, raw)
-#define _USDT_BASE_4(g, n, raw) _SDT_TYPED_BASE(g, n, 4, _USDT_CODES, raw)
-#define _USDT_BASE_5(g, n, raw) _SDT_TYPED_BASE(g, n, 5, _USDT_CODES, raw)
-#define _USDT_BASE_6(g, n, raw) _SDT_TYPED_BASE(g, n, 6, _USDT_CODES, raw)
-#define _USDT_BASE_7(g, n, raw) _SDT_TYPED_BASE(g, n, 7, _USDT_CODES, raw)
-#define _USDT_BASE_8(g, n, raw) _SDT_TYPED_BASE(g, n, 8, _USDT_CODES, raw)
-#define _USDT_BASE_9(g, n, raw) _SDT_TYPED_BASE(g, n, 9, _USDT_CODES, raw)
-#define _USDT_BASE_10(g, n, raw) _SDT_TYPED_BASE(g, n, 10, _USDT_CODES, raw)
-#define _USDT_BASE_11(g, n, raw) _SDT_TYPED_BASE(g, n, 11, _USDT_CODES, raw)
-#define _USDT_BASE_12(g, n, raw) _SDT_TYPED_BASE(g, n, 12, _USDT_CODES, raw)
 
 /* ---- The probe --------------------------------------------------------
  * _USDT_N(kind, sema, n, group, name, args...): n is the argument count.
@@ -404,20 +390,24 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 
 /*
  * <sys/sdt.h>'s _SDT_PROBE, with a semaphore of the kind's; lets declares
- * the arguments' locals, args names them. Without its checks: every local
- * is already a scalar it takes.
+ * the arguments' locals, args names them. Its checks, which every local
+ * passes (each is a scalar it takes), also name each local's type and
+ * class for the operands.
  */
 #define _USDT_PROBE(kind, sema, group, name, n, raw, lets, args)               \
 	do {                                                                   \
-		lets _SDT_FRAME_##n args                                       \
+		lets _SDT_CHECKS_##n args _SDT_FRAME_##n args                  \
 		kind##_USE(group, name, sema)                                  \
 		__asm__ __volatile__(                                          \
 			_USDT_SITE_OPEN _SDT_NOTE_DESC_AT(                     \
 				group, name, kind##_SYM(group, name, sema),    \
 				_SDT_ARGS_LINE(_SDT_TEXT_##n)) _USDT_SITE_CLOSE \
+				_SDT_REC_IN(group, name, n)                    \
 			:                                                      \
-			: _SDT_OPERANDS_##n args _SDT_SITE_OPERAND);           \
-		_USDT_BASE_##n(group, name, raw);                                   \
+			: _SDT_OPERANDS_##n args                               \
+				_SDT_REC_OPS(n, _USDT_CODES, raw)              \
+					_SDT_SITE_OPERAND);                    \
+		_SDT_REC_AFTER(group, name, n, _USDT_CODES, raw);              \
 	} while (0)
 
 #endif /* _USDT_STOP */

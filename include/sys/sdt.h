@@ -450,8 +450,39 @@ __attribute__((__always_inline__)) inline
 	(_SDT_ARG_SIGNED(x) ? -(int)_SDT_ARG_SIZE(x) : (int)_SDT_ARG_SIZE(x))
 
 /*
- * Refuse what no register holds, saying what to pass instead. A
- * declaration, so it must come first in the probe's block.
+ * The same per argument i, from names the probe's block declares first
+ * (_SDT_DECL_TYPES): _SDT_V<i>, the type passed (an address as void *),
+ * and in C _SDT_K<i>, its class, and _SDT_I<i>, its integer type. Each
+ * argument's text is then written out a handful of times per probe
+ * instead of two dozen (size, sign, checks), which was most of what a
+ * probe cost to compile.
+ */
+#ifdef __cplusplus
+#define _SDT_DECL_TYPES(i, x) typedef _SDT_TYPE(x) _SDT_V##i;
+#define _SDT_SIGNED_OF(i) (__sdt_type<_SDT_V##i>::is_signed)
+#define _SDT_RECORD_OF(i) (__sdt_type<_SDT_V##i>::is_record)
+#else
+#define _SDT_DECL_TYPES(i, x)                                                  \
+	enum { _SDT_K##i = _SDT_CLASS(x) };                                    \
+	typedef __typeof__(__builtin_choose_expr(_SDT_ADDRESS_OF(i), (void *)0, \
+						 _SDT_RVALUE(x))) _SDT_V##i;   \
+	typedef __typeof__(__builtin_choose_expr(                              \
+		_SDT_K##i >= 1 && _SDT_K##i <= 4, _SDT_RVALUE(x), 0U)) _SDT_I##i;
+#define _SDT_ADDRESS_OF(i) (_SDT_K##i == 5 || _SDT_K##i == 10 || _SDT_K##i == 14)
+#define _SDT_SIGNED_OF(i) ((_SDT_I##i)-1 < (_SDT_I##i)1)
+#define _SDT_RECORD_OF(i)                                                      \
+	(_SDT_K##i == 9 || _SDT_K##i == 12 || _SDT_K##i == 13)
+#endif
+#define _SDT_SIZE_OF(i) sizeof(_SDT_V##i)
+#define _SDT_OK_OF(i)                                                          \
+	(!_SDT_RECORD_OF(i) && (_SDT_SIZE_OF(i) == 1 || _SDT_SIZE_OF(i) == 2 || \
+				_SDT_SIZE_OF(i) == 4 || _SDT_SIZE_OF(i) == 8))
+#define _SDT_SIZE_SIGN_OF(i)                                                   \
+	(_SDT_SIGNED_OF(i) ? -(int)_SDT_SIZE_OF(i) : (int)_SDT_SIZE_OF(i))
+
+/*
+ * Refuse what no register holds, saying what to pass instead. With the
+ * names above, declarations, so they must come first in the probe's block.
  */
 #define _SDT_CHECK_MESSAGE                                                     \
 	"sys/sdt.h: a probe argument must be an integer, enum, bool, "        \
@@ -459,7 +490,7 @@ __attribute__((__always_inline__)) inline
 	"__int128 or long double pass a pointer to it or one of its scalar "   \
 	"fields instead"
 #if defined(__cplusplus) && __cplusplus >= 201103L
-#define _SDT_CHECK(i, x) static_assert(_SDT_ARG_OK(x), _SDT_CHECK_MESSAGE);
+#define _SDT_CHECK_ALL(ok) static_assert(ok, _SDT_CHECK_MESSAGE);
 #elif defined(__cplusplus)
 /*
  * C++98: only the true case is complete, so sizeof fails for a bad
@@ -472,15 +503,15 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead;
 template <>
 struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<true> {
 };
-#define _SDT_CHECK(i, x)                                                       \
+#define _SDT_CHECK_ALL(ok)                                                     \
 	enum {                                                                 \
-		_SDT_CHECKED_##i = sizeof(                                     \
+		_SDT_CHECKED = sizeof(                                         \
 			__sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead< \
-				_SDT_ARG_OK(x)>)                               \
+				(ok)>)                                         \
 	};
 #else
-#define _SDT_CHECK(i, x)                                                       \
-	__extension__ _Static_assert(_SDT_ARG_OK(x), _SDT_CHECK_MESSAGE);
+#define _SDT_CHECK_ALL(ok)                                                     \
+	__extension__ _Static_assert(ok, _SDT_CHECK_MESSAGE);
 #endif
 
 /* ---- How the arguments reach the asm statement -----------------------
@@ -500,10 +531,11 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
  */
 #define _SDT_SIZE_OPERAND(x) "n"(-(_SDT_ARG_SIZE_SIGN(x)))
 #define _SDT_REG_TEXT(s, a) "%n" #s "@" _SDT_ARG_PRINT #a
+#define _SDT_SIZE_OPERAND_OF(i) "n"(-(_SDT_SIZE_SIGN_OF(i)))
 #define _SDT_REG_OPERAND(i, x)                                                 \
-	_SDT_SIZE_OPERAND(x), _SDT_ARG_REG(_SDT_ARG_VALUE(x))
+	_SDT_SIZE_OPERAND_OF(i), _SDT_ARG_REG(_SDT_ARG_VALUE(x))
 #define _SDT_FRAME_OPERAND(i, x)                                               \
-	_SDT_SIZE_OPERAND(x),                                                  \
+	_SDT_SIZE_OPERAND_OF(i),                                               \
 		"n"(__builtin_offsetof(__typeof__(_SDT_FRAME), _SDT_F##i))
 /*
  * Each field's type is named by a typedef before the struct: inside the
@@ -512,15 +544,15 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
  */
 #define _SDT_FIELD(i, x) _SDT_T##i _SDT_F##i;
 #ifdef __cplusplus
-#define _SDT_FIELD_TYPE(i, x) typedef _SDT_TYPE(x) _SDT_T##i;
+#define _SDT_FIELD_TYPE(i, x) typedef _SDT_V##i _SDT_T##i;
 #define _SDT_VALUE(i, x) (x)
 #else
 /* Addresses (pointers, arrays, functions) as integers of their size. */
 #define _SDT_FIELD_TYPE(i, x)                                                  \
-	typedef __typeof__(__builtin_choose_expr(_SDT_IS_ADDRESS(x), 0UL,      \
+	typedef __typeof__(__builtin_choose_expr(_SDT_ADDRESS_OF(i), 0UL,      \
 						 _SDT_RVALUE(x))) _SDT_T##i;
 #define _SDT_VALUE(i, x)                                                       \
-	__builtin_choose_expr(_SDT_IS_ADDRESS(x), (unsigned long)(x), (x))
+	__builtin_choose_expr(_SDT_ADDRESS_OF(i), (unsigned long)(x), (x))
 #endif
 
 /* _SDT_EACH_n(M, a1..an): M(1, a1), ..., M(n, an), the operand lists. */
@@ -574,19 +606,44 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 	_SDT_ALL_11(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) m(12, a12)
 
 /* Per argument count: checks, the frame copy, operands and spec text. */
+/* Per argument count: one check of every argument, after their types. */
+#define _SDT_OKS_1 _SDT_OK_OF(1)
+#define _SDT_OKS_2 _SDT_OKS_1 && _SDT_OK_OF(2)
+#define _SDT_OKS_3 _SDT_OKS_2 && _SDT_OK_OF(3)
+#define _SDT_OKS_4 _SDT_OKS_3 && _SDT_OK_OF(4)
+#define _SDT_OKS_5 _SDT_OKS_4 && _SDT_OK_OF(5)
+#define _SDT_OKS_6 _SDT_OKS_5 && _SDT_OK_OF(6)
+#define _SDT_OKS_7 _SDT_OKS_6 && _SDT_OK_OF(7)
+#define _SDT_OKS_8 _SDT_OKS_7 && _SDT_OK_OF(8)
+#define _SDT_OKS_9 _SDT_OKS_8 && _SDT_OK_OF(9)
+#define _SDT_OKS_10 _SDT_OKS_9 && _SDT_OK_OF(10)
+#define _SDT_OKS_11 _SDT_OKS_10 && _SDT_OK_OF(11)
+#define _SDT_OKS_12 _SDT_OKS_11 && _SDT_OK_OF(12)
 #define _SDT_CHECKS_0()
-#define _SDT_CHECKS_1(a1) _SDT_ALL_1(_SDT_CHECK, a1)
-#define _SDT_CHECKS_2(a1, a2) _SDT_ALL_2(_SDT_CHECK, a1, a2)
-#define _SDT_CHECKS_3(a1, a2, a3) _SDT_ALL_3(_SDT_CHECK, a1, a2, a3)
-#define _SDT_CHECKS_4(a1, a2, a3, a4) _SDT_ALL_4(_SDT_CHECK, a1, a2, a3, a4)
-#define _SDT_CHECKS_5(a1, a2, a3, a4, a5) _SDT_ALL_5(_SDT_CHECK, a1, a2, a3, a4, a5)
-#define _SDT_CHECKS_6(a1, a2, a3, a4, a5, a6) _SDT_ALL_6(_SDT_CHECK, a1, a2, a3, a4, a5, a6)
-#define _SDT_CHECKS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_ALL_7(_SDT_CHECK, a1, a2, a3, a4, a5, a6, a7)
-#define _SDT_CHECKS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_ALL_8(_SDT_CHECK, a1, a2, a3, a4, a5, a6, a7, a8)
-#define _SDT_CHECKS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_ALL_9(_SDT_CHECK, a1, a2, a3, a4, a5, a6, a7, a8, a9)
-#define _SDT_CHECKS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_ALL_10(_SDT_CHECK, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
-#define _SDT_CHECKS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_ALL_11(_SDT_CHECK, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
-#define _SDT_CHECKS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_ALL_12(_SDT_CHECK, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+#define _SDT_CHECKS_1(a1) \
+	_SDT_ALL_1(_SDT_DECL_TYPES, a1) _SDT_CHECK_ALL(_SDT_OKS_1)
+#define _SDT_CHECKS_2(a1, a2) \
+	_SDT_ALL_2(_SDT_DECL_TYPES, a1, a2) _SDT_CHECK_ALL(_SDT_OKS_2)
+#define _SDT_CHECKS_3(a1, a2, a3) \
+	_SDT_ALL_3(_SDT_DECL_TYPES, a1, a2, a3) _SDT_CHECK_ALL(_SDT_OKS_3)
+#define _SDT_CHECKS_4(a1, a2, a3, a4) \
+	_SDT_ALL_4(_SDT_DECL_TYPES, a1, a2, a3, a4) _SDT_CHECK_ALL(_SDT_OKS_4)
+#define _SDT_CHECKS_5(a1, a2, a3, a4, a5) \
+	_SDT_ALL_5(_SDT_DECL_TYPES, a1, a2, a3, a4, a5) _SDT_CHECK_ALL(_SDT_OKS_5)
+#define _SDT_CHECKS_6(a1, a2, a3, a4, a5, a6) \
+	_SDT_ALL_6(_SDT_DECL_TYPES, a1, a2, a3, a4, a5, a6) _SDT_CHECK_ALL(_SDT_OKS_6)
+#define _SDT_CHECKS_7(a1, a2, a3, a4, a5, a6, a7) \
+	_SDT_ALL_7(_SDT_DECL_TYPES, a1, a2, a3, a4, a5, a6, a7) _SDT_CHECK_ALL(_SDT_OKS_7)
+#define _SDT_CHECKS_8(a1, a2, a3, a4, a5, a6, a7, a8) \
+	_SDT_ALL_8(_SDT_DECL_TYPES, a1, a2, a3, a4, a5, a6, a7, a8) _SDT_CHECK_ALL(_SDT_OKS_8)
+#define _SDT_CHECKS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	_SDT_ALL_9(_SDT_DECL_TYPES, a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_CHECK_ALL(_SDT_OKS_9)
+#define _SDT_CHECKS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	_SDT_ALL_10(_SDT_DECL_TYPES, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_CHECK_ALL(_SDT_OKS_10)
+#define _SDT_CHECKS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	_SDT_ALL_11(_SDT_DECL_TYPES, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_CHECK_ALL(_SDT_OKS_11)
+#define _SDT_CHECKS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	_SDT_ALL_12(_SDT_DECL_TYPES, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_CHECK_ALL(_SDT_OKS_12)
 
 #if _SDT_ARG_IN_FRAME
 #define _SDT_FRAME_0()
@@ -858,18 +915,18 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #endif
 #undef _SDT_CODE_OF
 #define _SDT_CODE_OF_TYPE(type) __sdt_code<type>::value
-#define _SDT_CODE(x) _SDT_CODE_OF_TYPE(_SDT_TYPE(x))
+#define _SDT_CODE_AT(i, x) _SDT_CODE_OF_TYPE(_SDT_V##i)
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
-#define _SDT_CODE(x)                                                           \
+#define _SDT_CODE_AT(i, x)                                                     \
 	_Generic((x), char: 1, signed char: 2, unsigned char: 3, short: 4,     \
 		 unsigned short: 5, int: 6, unsigned int: 7, long: 8,          \
 		 unsigned long: 9, long long: 10, unsigned long long: 11,      \
 		 _Bool: 12, char *: 13, const char *: 14, float: 17,           \
-		 double: 18, default: _SDT_IS_ADDRESS(x) ? 16 : 0)
+		 double: 18, default: _SDT_ADDRESS_OF(i) ? 16 : 0)
 #else
 #define _SDT_IS(x, type)                                                       \
 	__builtin_types_compatible_p(__typeof__(_SDT_RVALUE(x)), type)
-#define _SDT_CODE(x)                                                           \
+#define _SDT_CODE_AT(i, x)                                                     \
 	(__extension__(_SDT_IS(x, char *) ? 13 : _SDT_IS(x, const char *) ? 14 : \
 		       _SDT_IS(x, char) ? 1 : _SDT_IS(x, float) ? 17 :         \
 		       _SDT_IS(x, double) ? 18 : _SDT_IS(x, _Bool) ? 12 :      \
@@ -921,7 +978,7 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 	".popsection\n.endif\n"
 #define _SDT_NAME_LINE(i, x)                                                   \
 	"__sdt_type .L__sdt_c" #i "\n.asciz " _SDT_STR(#x) "\n"
-#define _SDT_CODE_OP(i, x) "n"(_SDT_CODE(x))
+#define _SDT_CODE_OP(i, x) "n"(_SDT_CODE_AT(i, x))
 
 #define _SDT_K_1 ".%c0"
 #define _SDT_K_2 _SDT_K_1 ".%c1"
@@ -973,18 +1030,212 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #define _SDT_NAMES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_ALL_12(_SDT_NAME_LINE, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 
 /*
- * The base and the record of probe provider:name with n > 0 arguments:
- * OPS##_##n args are the codes' operands (<usdt.h> passes its own).
+ * Where the codes go. Up to 9 arguments: into the probe's own statement,
+ * after its operands (at most 30 in all), which writes no more bytes for
+ * them; the record's writer is then the base's statement, which has no
+ * operands: no statement more than without records. The codes follow the
+ * argument operands, before the site's (named) one: from operand 2n in
+ * registers, 2n + 2 in a frame block. More arguments: a statement of
+ * their own. _SDT_RK_n and _SDT_RS_n are _SDT_K_n and _SDT_S_n for them
+ * in the probe's statement.
  */
+#if _SDT_ARG_IN_FRAME
+#define _SDT_RC(n, i) _SDT_RC_F##n##_##i
+#else
+#define _SDT_RC(n, i) _SDT_RC_R##n##_##i
+#endif
+#define _SDT_RC_R1_1 "2"
+#define _SDT_RC_R2_1 "4"
+#define _SDT_RC_R2_2 "5"
+#define _SDT_RC_R3_1 "6"
+#define _SDT_RC_R3_2 "7"
+#define _SDT_RC_R3_3 "8"
+#define _SDT_RC_R4_1 "8"
+#define _SDT_RC_R4_2 "9"
+#define _SDT_RC_R4_3 "10"
+#define _SDT_RC_R4_4 "11"
+#define _SDT_RC_R5_1 "10"
+#define _SDT_RC_R5_2 "11"
+#define _SDT_RC_R5_3 "12"
+#define _SDT_RC_R5_4 "13"
+#define _SDT_RC_R5_5 "14"
+#define _SDT_RC_R6_1 "12"
+#define _SDT_RC_R6_2 "13"
+#define _SDT_RC_R6_3 "14"
+#define _SDT_RC_R6_4 "15"
+#define _SDT_RC_R6_5 "16"
+#define _SDT_RC_R6_6 "17"
+#define _SDT_RC_R7_1 "14"
+#define _SDT_RC_R7_2 "15"
+#define _SDT_RC_R7_3 "16"
+#define _SDT_RC_R7_4 "17"
+#define _SDT_RC_R7_5 "18"
+#define _SDT_RC_R7_6 "19"
+#define _SDT_RC_R7_7 "20"
+#define _SDT_RC_R8_1 "16"
+#define _SDT_RC_R8_2 "17"
+#define _SDT_RC_R8_3 "18"
+#define _SDT_RC_R8_4 "19"
+#define _SDT_RC_R8_5 "20"
+#define _SDT_RC_R8_6 "21"
+#define _SDT_RC_R8_7 "22"
+#define _SDT_RC_R8_8 "23"
+#define _SDT_RC_R9_1 "18"
+#define _SDT_RC_R9_2 "19"
+#define _SDT_RC_R9_3 "20"
+#define _SDT_RC_R9_4 "21"
+#define _SDT_RC_R9_5 "22"
+#define _SDT_RC_R9_6 "23"
+#define _SDT_RC_R9_7 "24"
+#define _SDT_RC_R9_8 "25"
+#define _SDT_RC_R9_9 "26"
+#define _SDT_RC_F1_1 "4"
+#define _SDT_RC_F2_1 "6"
+#define _SDT_RC_F2_2 "7"
+#define _SDT_RC_F3_1 "8"
+#define _SDT_RC_F3_2 "9"
+#define _SDT_RC_F3_3 "10"
+#define _SDT_RC_F4_1 "10"
+#define _SDT_RC_F4_2 "11"
+#define _SDT_RC_F4_3 "12"
+#define _SDT_RC_F4_4 "13"
+#define _SDT_RC_F5_1 "12"
+#define _SDT_RC_F5_2 "13"
+#define _SDT_RC_F5_3 "14"
+#define _SDT_RC_F5_4 "15"
+#define _SDT_RC_F5_5 "16"
+#define _SDT_RC_F6_1 "14"
+#define _SDT_RC_F6_2 "15"
+#define _SDT_RC_F6_3 "16"
+#define _SDT_RC_F6_4 "17"
+#define _SDT_RC_F6_5 "18"
+#define _SDT_RC_F6_6 "19"
+#define _SDT_RC_F7_1 "16"
+#define _SDT_RC_F7_2 "17"
+#define _SDT_RC_F7_3 "18"
+#define _SDT_RC_F7_4 "19"
+#define _SDT_RC_F7_5 "20"
+#define _SDT_RC_F7_6 "21"
+#define _SDT_RC_F7_7 "22"
+#define _SDT_RC_F8_1 "18"
+#define _SDT_RC_F8_2 "19"
+#define _SDT_RC_F8_3 "20"
+#define _SDT_RC_F8_4 "21"
+#define _SDT_RC_F8_5 "22"
+#define _SDT_RC_F8_6 "23"
+#define _SDT_RC_F8_7 "24"
+#define _SDT_RC_F8_8 "25"
+#define _SDT_RC_F9_1 "20"
+#define _SDT_RC_F9_2 "21"
+#define _SDT_RC_F9_3 "22"
+#define _SDT_RC_F9_4 "23"
+#define _SDT_RC_F9_5 "24"
+#define _SDT_RC_F9_6 "25"
+#define _SDT_RC_F9_7 "26"
+#define _SDT_RC_F9_8 "27"
+#define _SDT_RC_F9_9 "28"
+#define _SDT_RK_1 ".%c" _SDT_RC(1, 1)
+#define _SDT_RS_1 ".set .L__sdt_c1,%c" _SDT_RC(1, 1) "\n"
+#define _SDT_RK_2 ".%c" _SDT_RC(2, 1) ".%c" _SDT_RC(2, 2)
+#define _SDT_RS_2 ".set .L__sdt_c1,%c" _SDT_RC(2, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(2, 2) "\n"
+#define _SDT_RK_3 ".%c" _SDT_RC(3, 1) ".%c" _SDT_RC(3, 2) ".%c" _SDT_RC(3, 3)
+#define _SDT_RS_3 ".set .L__sdt_c1,%c" _SDT_RC(3, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(3, 2) "\n" ".set .L__sdt_c3,%c" _SDT_RC(3, 3) "\n"
+#define _SDT_RK_4 ".%c" _SDT_RC(4, 1) ".%c" _SDT_RC(4, 2) ".%c" _SDT_RC(4, 3) ".%c" _SDT_RC(4, 4)
+#define _SDT_RS_4 ".set .L__sdt_c1,%c" _SDT_RC(4, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(4, 2) "\n" ".set .L__sdt_c3,%c" _SDT_RC(4, 3) "\n" ".set .L__sdt_c4,%c" _SDT_RC(4, 4) "\n"
+#define _SDT_RK_5 ".%c" _SDT_RC(5, 1) ".%c" _SDT_RC(5, 2) ".%c" _SDT_RC(5, 3) ".%c" _SDT_RC(5, 4) ".%c" _SDT_RC(5, 5)
+#define _SDT_RS_5 ".set .L__sdt_c1,%c" _SDT_RC(5, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(5, 2) "\n" ".set .L__sdt_c3,%c" _SDT_RC(5, 3) "\n" ".set .L__sdt_c4,%c" _SDT_RC(5, 4) "\n" ".set .L__sdt_c5,%c" _SDT_RC(5, 5) "\n"
+#define _SDT_RK_6 ".%c" _SDT_RC(6, 1) ".%c" _SDT_RC(6, 2) ".%c" _SDT_RC(6, 3) ".%c" _SDT_RC(6, 4) ".%c" _SDT_RC(6, 5) ".%c" _SDT_RC(6, 6)
+#define _SDT_RS_6 ".set .L__sdt_c1,%c" _SDT_RC(6, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(6, 2) "\n" ".set .L__sdt_c3,%c" _SDT_RC(6, 3) "\n" ".set .L__sdt_c4,%c" _SDT_RC(6, 4) "\n" ".set .L__sdt_c5,%c" _SDT_RC(6, 5) "\n" ".set .L__sdt_c6,%c" _SDT_RC(6, 6) "\n"
+#define _SDT_RK_7 ".%c" _SDT_RC(7, 1) ".%c" _SDT_RC(7, 2) ".%c" _SDT_RC(7, 3) ".%c" _SDT_RC(7, 4) ".%c" _SDT_RC(7, 5) ".%c" _SDT_RC(7, 6) ".%c" _SDT_RC(7, 7)
+#define _SDT_RS_7 ".set .L__sdt_c1,%c" _SDT_RC(7, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(7, 2) "\n" ".set .L__sdt_c3,%c" _SDT_RC(7, 3) "\n" ".set .L__sdt_c4,%c" _SDT_RC(7, 4) "\n" ".set .L__sdt_c5,%c" _SDT_RC(7, 5) "\n" ".set .L__sdt_c6,%c" _SDT_RC(7, 6) "\n" ".set .L__sdt_c7,%c" _SDT_RC(7, 7) "\n"
+#define _SDT_RK_8 ".%c" _SDT_RC(8, 1) ".%c" _SDT_RC(8, 2) ".%c" _SDT_RC(8, 3) ".%c" _SDT_RC(8, 4) ".%c" _SDT_RC(8, 5) ".%c" _SDT_RC(8, 6) ".%c" _SDT_RC(8, 7) ".%c" _SDT_RC(8, 8)
+#define _SDT_RS_8 ".set .L__sdt_c1,%c" _SDT_RC(8, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(8, 2) "\n" ".set .L__sdt_c3,%c" _SDT_RC(8, 3) "\n" ".set .L__sdt_c4,%c" _SDT_RC(8, 4) "\n" ".set .L__sdt_c5,%c" _SDT_RC(8, 5) "\n" ".set .L__sdt_c6,%c" _SDT_RC(8, 6) "\n" ".set .L__sdt_c7,%c" _SDT_RC(8, 7) "\n" ".set .L__sdt_c8,%c" _SDT_RC(8, 8) "\n"
+#define _SDT_RK_9 ".%c" _SDT_RC(9, 1) ".%c" _SDT_RC(9, 2) ".%c" _SDT_RC(9, 3) ".%c" _SDT_RC(9, 4) ".%c" _SDT_RC(9, 5) ".%c" _SDT_RC(9, 6) ".%c" _SDT_RC(9, 7) ".%c" _SDT_RC(9, 8) ".%c" _SDT_RC(9, 9)
+#define _SDT_RS_9 ".set .L__sdt_c1,%c" _SDT_RC(9, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(9, 2) "\n" ".set .L__sdt_c3,%c" _SDT_RC(9, 3) "\n" ".set .L__sdt_c4,%c" _SDT_RC(9, 4) "\n" ".set .L__sdt_c5,%c" _SDT_RC(9, 5) "\n" ".set .L__sdt_c6,%c" _SDT_RC(9, 6) "\n" ".set .L__sdt_c7,%c" _SDT_RC(9, 7) "\n" ".set .L__sdt_c8,%c" _SDT_RC(9, 8) "\n" ".set .L__sdt_c9,%c" _SDT_RC(9, 9) "\n"
+
+/*
+ * The record of probe provider:name with n arguments, in three parts:
+ * _SDT_REC_IN, text of the probe's statement; _SDT_REC_OPS(n, ops, args),
+ * its operands after the arguments' (OPS##_##n args: the codes, <usdt.h>
+ * passes its own); _SDT_REC_AFTER, the statements after it, the base's
+ * included.
+ */
+#define _SDT_REC_WRITE(provider, name, n, args)                                \
+	".if .L__sdt_w\n" _SDT_TYPE_MACRO ".endif\n"                          \
+	_SDT_REC_TEXT(provider, name, n, _SDT_NAMES_##n args)
 #if defined(__cplusplus) ||                                                    \
 	(defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
-#define _SDT_TYPED_BASE(provider, name, n, ops, args)                          \
-	__asm__ __volatile__(_SDT_BASE _SDT_REC_CODES(provider, name,          \
-						      _SDT_K_##n, _SDT_S_##n) \
-			     :                                                 \
-			     : ops##_##n args);                                \
-	__asm__ __volatile__(".if .L__sdt_w\n" _SDT_TYPE_MACRO ".endif\n"     \
-		_SDT_REC_TEXT(provider, name, n, _SDT_NAMES_##n args))
+#define _SDT_REC_IN(provider, name, n) _SDT_REC_IN_##n(provider, name)
+#define _SDT_REC_IN_0(provider, name) ""
+#define _SDT_REC_IN_1(provider, name) \
+	_SDT_REC_CODES(provider, name, _SDT_RK_1, _SDT_RS_1)
+#define _SDT_REC_IN_2(provider, name) \
+	_SDT_REC_CODES(provider, name, _SDT_RK_2, _SDT_RS_2)
+#define _SDT_REC_IN_3(provider, name) \
+	_SDT_REC_CODES(provider, name, _SDT_RK_3, _SDT_RS_3)
+#define _SDT_REC_IN_4(provider, name) \
+	_SDT_REC_CODES(provider, name, _SDT_RK_4, _SDT_RS_4)
+#define _SDT_REC_IN_5(provider, name) \
+	_SDT_REC_CODES(provider, name, _SDT_RK_5, _SDT_RS_5)
+#define _SDT_REC_IN_6(provider, name) \
+	_SDT_REC_CODES(provider, name, _SDT_RK_6, _SDT_RS_6)
+#define _SDT_REC_IN_7(provider, name) \
+	_SDT_REC_CODES(provider, name, _SDT_RK_7, _SDT_RS_7)
+#define _SDT_REC_IN_8(provider, name) \
+	_SDT_REC_CODES(provider, name, _SDT_RK_8, _SDT_RS_8)
+#define _SDT_REC_IN_9(provider, name) \
+	_SDT_REC_CODES(provider, name, _SDT_RK_9, _SDT_RS_9)
+#define _SDT_REC_IN_10(provider, name) ""
+#define _SDT_REC_IN_11(provider, name) ""
+#define _SDT_REC_IN_12(provider, name) ""
+#define _SDT_REC_OPS(n, ops, args) _SDT_REC_OPS_##n(ops, args)
+#define _SDT_REC_OPS_0(ops, args)
+#define _SDT_REC_OPS_1(ops, args) , ops##_1 args
+#define _SDT_REC_OPS_2(ops, args) , ops##_2 args
+#define _SDT_REC_OPS_3(ops, args) , ops##_3 args
+#define _SDT_REC_OPS_4(ops, args) , ops##_4 args
+#define _SDT_REC_OPS_5(ops, args) , ops##_5 args
+#define _SDT_REC_OPS_6(ops, args) , ops##_6 args
+#define _SDT_REC_OPS_7(ops, args) , ops##_7 args
+#define _SDT_REC_OPS_8(ops, args) , ops##_8 args
+#define _SDT_REC_OPS_9(ops, args) , ops##_9 args
+#define _SDT_REC_OPS_10(ops, args)
+#define _SDT_REC_OPS_11(ops, args)
+#define _SDT_REC_OPS_12(ops, args)
+#define _SDT_REC_AFTER(provider, name, n, ops, args)                           \
+	_SDT_REC_AFTER_##n(provider, name, n, ops, args)
+#define _SDT_REC_AFTER_0(provider, name, n, ops, args)                         \
+	__asm__ __volatile__(_SDT_BASE)
+#define _SDT_REC_AFTER_1(provider, name, n, ops, args) \
+	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
+#define _SDT_REC_AFTER_2(provider, name, n, ops, args) \
+	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
+#define _SDT_REC_AFTER_3(provider, name, n, ops, args) \
+	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
+#define _SDT_REC_AFTER_4(provider, name, n, ops, args) \
+	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
+#define _SDT_REC_AFTER_5(provider, name, n, ops, args) \
+	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
+#define _SDT_REC_AFTER_6(provider, name, n, ops, args) \
+	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
+#define _SDT_REC_AFTER_7(provider, name, n, ops, args) \
+	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
+#define _SDT_REC_AFTER_8(provider, name, n, ops, args) \
+	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
+#define _SDT_REC_AFTER_9(provider, name, n, ops, args) \
+	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
+#define _SDT_REC_AFTER_10(provider, name, n, ops, args) \
+	__asm__ __volatile__(_SDT_REC_CODES(provider, name, _SDT_K_10, _SDT_S_10) \
+			     : : ops##_10 args); \
+	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
+#define _SDT_REC_AFTER_11(provider, name, n, ops, args) \
+	__asm__ __volatile__(_SDT_REC_CODES(provider, name, _SDT_K_11, _SDT_S_11) \
+			     : : ops##_11 args); \
+	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
+#define _SDT_REC_AFTER_12(provider, name, n, ops, args) \
+	__asm__ __volatile__(_SDT_REC_CODES(provider, name, _SDT_K_12, _SDT_S_12) \
+			     : : ops##_12 args); \
+	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
 #else
 /*
  * C90 promises string literals of 509 characters: the same text in short
@@ -1006,7 +1257,25 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #define _SDT_NAME_PARTS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_ALL_10(_SDT_NAME_PART, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
 #define _SDT_NAME_PARTS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_ALL_11(_SDT_NAME_PART, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
 #define _SDT_NAME_PARTS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_ALL_12(_SDT_NAME_PART, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
-#define _SDT_TYPED_BASE(provider, name, n, ops, args)                          \
+#define _SDT_REC_IN(provider, name, n) ""
+#define _SDT_REC_OPS(n, ops, args)
+#define _SDT_REC_AFTER(provider, name, n, ops, args)                           \
+	_SDT_REC_AFTER_##n(provider, name, n, ops, args)
+#define _SDT_REC_AFTER_0(provider, name, n, ops, args)                         \
+	__asm__ __volatile__(_SDT_BASE)
+#define _SDT_REC_AFTER_1 _SDT_REC_PARTS
+#define _SDT_REC_AFTER_2 _SDT_REC_PARTS
+#define _SDT_REC_AFTER_3 _SDT_REC_PARTS
+#define _SDT_REC_AFTER_4 _SDT_REC_PARTS
+#define _SDT_REC_AFTER_5 _SDT_REC_PARTS
+#define _SDT_REC_AFTER_6 _SDT_REC_PARTS
+#define _SDT_REC_AFTER_7 _SDT_REC_PARTS
+#define _SDT_REC_AFTER_8 _SDT_REC_PARTS
+#define _SDT_REC_AFTER_9 _SDT_REC_PARTS
+#define _SDT_REC_AFTER_10 _SDT_REC_PARTS
+#define _SDT_REC_AFTER_11 _SDT_REC_PARTS
+#define _SDT_REC_AFTER_12 _SDT_REC_PARTS
+#define _SDT_REC_PARTS(provider, name, n, ops, args)                           \
 	__asm__ __volatile__(_SDT_BASE);                                       \
 	__asm__ __volatile__(_SDT_REC_CODES(provider, name, _SDT_K_##n,        \
 					    _SDT_S_##n)                        \
@@ -1027,7 +1296,9 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 			     ".popsection\n.purgem __sdt_sec\n.endif\n")
 #endif
 #else
-#define _SDT_TYPED_BASE(provider, name, n, ops, args)                          \
+#define _SDT_REC_IN(provider, name, n) ""
+#define _SDT_REC_OPS(n, ops, args)
+#define _SDT_REC_AFTER(provider, name, n, ops, args)                           \
 	__asm__ __volatile__(_SDT_BASE)
 #endif
 
@@ -1150,33 +1421,6 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
-/* The base, and the types' record for a probe with arguments. */
-#define _SDT_BASE_OF_0(provider, name, args) __asm__ __volatile__(_SDT_BASE)
-#define _SDT_BASE_OF_1(provider, name, args) \
-	_SDT_TYPED_BASE(provider, name, 1, _SDT_CODES, args)
-#define _SDT_BASE_OF_2(provider, name, args) \
-	_SDT_TYPED_BASE(provider, name, 2, _SDT_CODES, args)
-#define _SDT_BASE_OF_3(provider, name, args) \
-	_SDT_TYPED_BASE(provider, name, 3, _SDT_CODES, args)
-#define _SDT_BASE_OF_4(provider, name, args) \
-	_SDT_TYPED_BASE(provider, name, 4, _SDT_CODES, args)
-#define _SDT_BASE_OF_5(provider, name, args) \
-	_SDT_TYPED_BASE(provider, name, 5, _SDT_CODES, args)
-#define _SDT_BASE_OF_6(provider, name, args) \
-	_SDT_TYPED_BASE(provider, name, 6, _SDT_CODES, args)
-#define _SDT_BASE_OF_7(provider, name, args) \
-	_SDT_TYPED_BASE(provider, name, 7, _SDT_CODES, args)
-#define _SDT_BASE_OF_8(provider, name, args) \
-	_SDT_TYPED_BASE(provider, name, 8, _SDT_CODES, args)
-#define _SDT_BASE_OF_9(provider, name, args) \
-	_SDT_TYPED_BASE(provider, name, 9, _SDT_CODES, args)
-#define _SDT_BASE_OF_10(provider, name, args) \
-	_SDT_TYPED_BASE(provider, name, 10, _SDT_CODES, args)
-#define _SDT_BASE_OF_11(provider, name, args) \
-	_SDT_TYPED_BASE(provider, name, 11, _SDT_CODES, args)
-#define _SDT_BASE_OF_12(provider, name, args) \
-	_SDT_TYPED_BASE(provider, name, 12, _SDT_CODES, args)
-
 #define _SDT_PROBE(provider, name, n, args)                                    \
 	do {                                                                   \
 		_SDT_CHECKS_##n args _SDT_FRAME_##n args                       \
@@ -1186,10 +1430,13 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 			_SDT_SITE_OPEN _SDT_NOTE_DESC(                         \
 				provider, name,                                \
 				_SDT_ARGS_LINE(_SDT_TEXT_##n)) _SDT_SITE_CLOSE \
+				_SDT_REC_IN(provider, name, n)                 \
 			:                                                      \
-			: _SDT_OPERANDS_##n args _SDT_SITE_OPERAND);           \
+			: _SDT_OPERANDS_##n args                               \
+				_SDT_REC_OPS(n, _SDT_CODES, args)              \
+					_SDT_SITE_OPERAND);                    \
 		_SDT_QUIET_END                                                 \
-		_SDT_BASE_OF_##n(provider, name, args);                       \
+		_SDT_REC_AFTER(provider, name, n, _SDT_CODES, args);           \
 	} while (0)
 #if defined(__GNUC__) && !defined(__clang__) &&                               \
 	(__GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 7))
