@@ -440,7 +440,8 @@ static void dso_sizes(struct dso_layout *l)
 	set_sec(l, DS_NULL, 0, 0, 0);
 	set_sec(l, DS_BUILD_ID, 4, 0,
 		sdt_note_head_size(BUILD_ID_OWNER) + BUILD_ID_SIZE);
-	set_sec(l, DS_HASH, 8, 4, hash_words(l) * 4);
+	set_sec(l, DS_HASH, 8, sdt_target_hash_entry_size(l->t),
+		hash_words(l) * sdt_target_hash_entry_size(l->t));
 	set_sec(l, DS_DYNSYM, asz, l->symsz, l->nsyms * l->symsz);
 	set_sec(l, DS_DYNSTR, 1, 0, l->dynstr.len);
 	set_sec(l, DS_BASE, 1, 0, 1);
@@ -659,7 +660,9 @@ static int emit_hash(struct image *im, const struct dso_layout *l)
 		bucket[h] = (uint32_t)i;
 	}
 	for (size_t i = 0; i < hash_words(l); i++)
-		put_uint(im, l->sec[DS_HASH].offset + 4 * i, hash[i], 4);
+		put_uint(im,
+			 l->sec[DS_HASH].offset + i * l->sec[DS_HASH].entsize,
+			 hash[i], (unsigned)l->sec[DS_HASH].entsize);
 	free(hash);
 	return 0;
 }

@@ -346,6 +346,11 @@ int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
 	return n;
 }
 
+unsigned sdt_target_hash_entry_size(const struct sdt_target *t)
+{
+	return t->machine == EM_S390 && t->elf_class == ELFCLASS64 ? 8 : 4;
+}
+
 uint64_t sdt_target_page_size(const struct sdt_target *t)
 {
 	const struct arch *a = arch_of(t);

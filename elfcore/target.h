@@ -105,6 +105,12 @@ unsigned sdt_target_max_args(const struct sdt_target *t);
 /* How many of those the target passes in registers (0: all on the stack). */
 unsigned sdt_target_arg_regs(const struct sdt_target *t);
 
+/*
+ * Bytes of one word of a shared object's DT_HASH table: 4, but 8 on
+ * 64-bit s390 (its ABI widens the table, and ld.so reads it so).
+ */
+unsigned sdt_target_hash_entry_size(const struct sdt_target *t);
+
 /* Page size to align loadable segments of a shared object to. */
 uint64_t sdt_target_page_size(const struct sdt_target *t);
 

@@ -20,9 +20,8 @@ for row in "i686-linux-gnu i386 /usr/i686-linux-gnu libbpf" \
 	"aarch64-linux-gnu aarch64 /usr/aarch64-linux-gnu libbpf" \
 	"arm-linux-gnueabihf arm /usr/arm-linux-gnueabihf libbpf" \
 	"riscv64-linux-gnu riscv64 /usr/riscv64-linux-gnu libbpf" \
-	"powerpc64le-linux-gnu ppc64le /usr/powerpc64le-linux-gnu -"; do
-	# s390x is not in the list yet: its build crashes under qemu-s390x
-	# before its first probe loads (not investigated).
+	"powerpc64le-linux-gnu ppc64le /usr/powerpc64le-linux-gnu -" \
+	"s390x-linux-gnu s390x /usr/s390x-linux-gnu libbpf"; do
 	set -- $row
 	triple=$1 arch=$2 qemu=qemu-$2 root=$3 libbpf=$4
 	cc=$triple-gcc
