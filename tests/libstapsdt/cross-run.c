@@ -6,6 +6,8 @@
  * through its semaphore (as the kernel's ref_ctr would) and fires it into
  * its stub, extends the provider by a probe and fires that, then copies
  * the objects it mapped to $LSDT_OUT for the host's sdt-list --check.
+ * Under a debugger, gdb_ready() is where the probes are loaded: then each
+ * probe aN fires once with arg_value(0..N-1), for the debugger to read.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -77,10 +79,42 @@ static int copy_objects(const char *dir, const char *out)
 	return n;
 }
 
+/* Argument I's value: every byte differs, and each size's top bit is set. */
+static uint64_t arg_value(int i)
+{
+	return 0x8899aabbccddeeffull - (uint64_t)i * 0x0101010101010101ull;
+}
+
+static const ArgType_t sizes[8] = { int8,  uint8,  int16, uint16,
+				    int32, uint32, int64, uint64 };
+
+/* What a debugger prints for each argument (see cross.sh), one a line. */
+static void print_expected(void)
+{
+	for (int n = 1; n <= 12; n++)
+		for (int i = 0; i < n; i++) {
+			ArgType_t t = sizes[(n + i) % 8];
+			unsigned bits = 8 * (unsigned)(t < 0 ? -t : t);
+			uint64_t v = arg_value(i), top = 1ull << (bits - 1);
+
+			if (bits < 64) {
+				v &= (top << 1) - 1;
+				if (t < 0 && (v & top))
+					v |= ~((top << 1) - 1);
+			}
+			printf("probe %d arg %d %llx\n", n, i,
+			       (unsigned long long)v);
+		}
+}
+
+__attribute__((noinline)) void gdb_ready(void);
+__attribute__((noinline)) void gdb_ready(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+}
+
 int main(void)
 {
-	static const ArgType_t sizes[8] = { int8,  uint8,  int16, uint16,
-					    int32, uint32, int64, uint64 };
 	ArgType_t types[12];
 	SDTProbe_t *a[13], *late;
 	SDTProvider_t *p = providerInit("sdtx");
@@ -102,11 +136,34 @@ int main(void)
 		CHECK(a[n]->_fire != NULL);
 		CHECK(!probeIsEnabled(a[n]));
 	}
-	/* Values whose every byte differs, as gdb reads them back. */
+	if (getenv("LSDT_EXPECT"))
+		print_expected();
+	gdb_ready();
 	probeFire(a[0]);
-	probeFire(a[12], (uint64_t)-1, 2ull, (uint64_t)-3, 4ull, (uint64_t)-5,
-		  6ull, (uint64_t)-7, 8ull, (uint64_t)-9, 10ull, (uint64_t)-11,
-		  12ull);
+	probeFire(a[1], arg_value(0));
+	probeFire(a[2], arg_value(0), arg_value(1));
+	probeFire(a[3], arg_value(0), arg_value(1), arg_value(2));
+	probeFire(a[4], arg_value(0), arg_value(1), arg_value(2), arg_value(3));
+	probeFire(a[5], arg_value(0), arg_value(1), arg_value(2), arg_value(3),
+		  arg_value(4));
+	probeFire(a[6], arg_value(0), arg_value(1), arg_value(2), arg_value(3),
+		  arg_value(4), arg_value(5));
+	probeFire(a[7], arg_value(0), arg_value(1), arg_value(2), arg_value(3),
+		  arg_value(4), arg_value(5), arg_value(6));
+	probeFire(a[8], arg_value(0), arg_value(1), arg_value(2), arg_value(3),
+		  arg_value(4), arg_value(5), arg_value(6), arg_value(7));
+	probeFire(a[9], arg_value(0), arg_value(1), arg_value(2), arg_value(3),
+		  arg_value(4), arg_value(5), arg_value(6), arg_value(7),
+		  arg_value(8));
+	probeFire(a[10], arg_value(0), arg_value(1), arg_value(2), arg_value(3),
+		  arg_value(4), arg_value(5), arg_value(6), arg_value(7),
+		  arg_value(8), arg_value(9));
+	probeFire(a[11], arg_value(0), arg_value(1), arg_value(2), arg_value(3),
+		  arg_value(4), arg_value(5), arg_value(6), arg_value(7),
+		  arg_value(8), arg_value(9), arg_value(10));
+	probeFire(a[12], arg_value(0), arg_value(1), arg_value(2), arg_value(3),
+		  arg_value(4), arg_value(5), arg_value(6), arg_value(7),
+		  arg_value(8), arg_value(9), arg_value(10), arg_value(11));
 	/* Traced as ref_ctr would: the stub is called, and returns. */
 	*(volatile unsigned short *)probeSemaphore(a[6]) = 1;
 	CHECK(probeIsEnabled(a[6]));
