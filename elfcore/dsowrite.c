@@ -77,6 +77,13 @@ static void put_uint(struct image *im, uint64_t off, uint64_t v, unsigned n)
 {
 	unsigned char *at = im->buf + off;
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* The host's own order: the value's first N bytes are the field. */
+	if (im->t->byte_order == ELFDATA2LSB) {
+		memcpy(at, &v, n);
+		return;
+	}
+#endif
 	for (unsigned i = 0; i < n; i++) {
 		unsigned shift = im->t->byte_order == ELFDATA2MSB
 					 ? 8 * (n - 1 - i)
