@@ -77,6 +77,13 @@ static void put_uint(struct image *im, uint64_t off, uint64_t v, unsigned n)
 {
 	unsigned char *at = im->buf + off;
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* The host's own order: the value's first N bytes are the field. */
+	if (im->t->byte_order == ELFDATA2LSB) {
+		memcpy(at, &v, n);
+		return;
+	}
+#endif
 	for (unsigned i = 0; i < n; i++) {
 		unsigned shift = im->t->byte_order == ELFDATA2MSB
 					 ? 8 * (n - 1 - i)
@@ -440,7 +447,8 @@ static void dso_sizes(struct dso_layout *l)
 	set_sec(l, DS_NULL, 0, 0, 0);
 	set_sec(l, DS_BUILD_ID, 4, 0,
 		sdt_note_head_size(BUILD_ID_OWNER) + BUILD_ID_SIZE);
-	set_sec(l, DS_HASH, 8, 4, hash_words(l) * 4);
+	set_sec(l, DS_HASH, 8, sdt_target_hash_entry_size(l->t),
+		hash_words(l) * sdt_target_hash_entry_size(l->t));
 	set_sec(l, DS_DYNSYM, asz, l->symsz, l->nsyms * l->symsz);
 	set_sec(l, DS_DYNSTR, 1, 0, l->dynstr.len);
 	set_sec(l, DS_BASE, 1, 0, 1);
@@ -659,7 +667,9 @@ static int emit_hash(struct image *im, const struct dso_layout *l)
 		bucket[h] = (uint32_t)i;
 	}
 	for (size_t i = 0; i < hash_words(l); i++)
-		put_uint(im, l->sec[DS_HASH].offset + 4 * i, hash[i], 4);
+		put_uint(im,
+			 l->sec[DS_HASH].offset + i * l->sec[DS_HASH].entsize,
+			 hash[i], (unsigned)l->sec[DS_HASH].entsize);
 	free(hash);
 	return 0;
 }

@@ -331,19 +331,39 @@ int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
 			   char *buf, size_t len)
 {
 	const struct arch *a = arch_of(t);
+
+	return sdt_target_arg_operand_sized(t, index, a ? a->stack_slot : 8,
+					    buf, len);
+}
+
+int sdt_target_arg_operand_sized(const struct sdt_target *t, unsigned index,
+				 unsigned size, char *buf, size_t len)
+{
+	const struct arch *a = arch_of(t);
+	unsigned tail;
 	int n;
 
 	if (!a || !a->stack_fmt || index >= sdt_target_max_args(t))
 		return -ENOTSUP;
+	/* A big-endian word holds a narrower value in its last bytes. */
+	tail = t->byte_order == ELFDATA2MSB && size < a->stack_slot
+		       ? a->stack_slot - size
+		       : 0;
 	if (index < a->narg_regs)
 		n = snprintf(buf, len, "%s", a->arg_regs[index]);
 	else
 		n = snprintf(buf, len, a->stack_fmt,
 			     a->stack_first +
-				     (index - a->narg_regs) * a->stack_slot);
+				     (index - a->narg_regs) * a->stack_slot +
+				     tail);
 	if (n < 0 || (size_t)n >= len)
 		return -ERANGE;
 	return n;
+}
+
+unsigned sdt_target_hash_entry_size(const struct sdt_target *t)
+{
+	return t->machine == EM_S390 && t->elf_class == ELFCLASS64 ? 8 : 4;
 }
 
 uint64_t sdt_target_page_size(const struct sdt_target *t)

@@ -97,6 +97,14 @@ int sdt_target_arg_operand(const struct sdt_target *t, unsigned index,
 			   char *buf, size_t len);
 
 /*
+ * The same for a value of SIZE bytes (1, 2, 4 or 8) passed in the word: on
+ * a big-endian machine a stack operand names the word's last SIZE bytes,
+ * where the value is (s390x: argument 6 as a 1-byte value is 167(%r15)).
+ */
+int sdt_target_arg_operand_sized(const struct sdt_target *t, unsigned index,
+				 unsigned size, char *buf, size_t len);
+
+/*
  * How many arguments sdt_target_arg_operand() describes: SDT_MAX_ARGS, or
  * 0 for a machine we cannot describe.
  */
@@ -104,6 +112,12 @@ unsigned sdt_target_max_args(const struct sdt_target *t);
 
 /* How many of those the target passes in registers (0: all on the stack). */
 unsigned sdt_target_arg_regs(const struct sdt_target *t);
+
+/*
+ * Bytes of one word of a shared object's DT_HASH table: 4, but 8 on
+ * 64-bit s390 (its ABI widens the table, and ld.so reads it so).
+ */
+unsigned sdt_target_hash_entry_size(const struct sdt_target *t);
 
 /* Page size to align loadable segments of a shared object to. */
 uint64_t sdt_target_page_size(const struct sdt_target *t);

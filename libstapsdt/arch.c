@@ -14,10 +14,17 @@
  * Rewriting those 5 bytes is only safe where no red zone is live, as at a
  * function's entry. The note's PC is the first byte, as for any other site.
  *
- * aarch64: `nop; ret`. i386 has x86_64's bytes. arm (ARM state, as a
- * function pointer with bit 0 clear is called): `nop; bx lr`. riscv64:
+ * aarch64: `nop; ret`. i386 has x86_64's bytes. riscv64:
  * `nop; ret` (uncompressed). ppc64le: `nop; blr` (called through a
  * pointer with r12 at the entry, it needs no TOC). s390x: `nop; br %r14`.
+ *
+ * The 32-bit targets get uint64_t arguments in pairs of words. i386 finds
+ * them all on the stack, argument I at 4 + 8 * I(%esp). arm (AAPCS) passes
+ * the first two in r0:r1 and r2:r3, which no spec can name as one 8-byte
+ * value, then the rest on the stack: so its stub (ARM state, as a pointer
+ * with bit 0 clear is called) first pushes r0-r3, and at its probe PC, the
+ * second instruction, argument I is at [sp, #8 * I]; then it drops them
+ * and returns: `push {r0-r3}; nop; add sp, sp, #16; bx lr'.
  *
  * probeFire() and probeIsEnabled() compare the stub's first 8 bytes with
  * the word sdt_stub_idle_word() gives to see breakpoints and patches: the
@@ -25,6 +32,8 @@
  * bytes are all ours.
  */
 #include <elf.h>
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -41,7 +50,9 @@ static const unsigned char stub_aarch64[] = {
 };
 
 static const unsigned char stub_arm[] = {
+	0x0f, 0x00, 0x2d, 0xe9, /* push {r0, r1, r2, r3} */
 	0x00, 0xf0, 0x20, 0xe3, /* nop: the probe's PC */
+	0x10, 0xd0, 0x8d, 0xe2, /* add sp, sp, #16 */
 	0x1e, 0xff, 0x2f, 0xe1, /* bx lr */
 };
 
@@ -60,14 +71,15 @@ static const unsigned char stub_s390x[] = {
 	0x07, 0xfe,		/* br %r14 */
 };
 
-#define STUB(row, bytes) [row] = { bytes, sizeof(bytes), 0 }
+#define STUB(row, bytes) [row] = { bytes, sizeof(bytes), 0, NULL, 0 }
 
 /* By the target table's rows (target.h): one stub per architecture. */
 static const struct sdt_stub stubs[SDT_ARCH_UNKNOWN] = {
 	STUB(SDT_ARCH_X86_64, stub_x86_64),
-	STUB(SDT_ARCH_I386, stub_x86_64),
+	[SDT_ARCH_I386] = { stub_x86_64, sizeof(stub_x86_64), 0, "%u(%%esp)",
+			    4 },
 	STUB(SDT_ARCH_AARCH64, stub_aarch64),
-	STUB(SDT_ARCH_ARM, stub_arm),
+	[SDT_ARCH_ARM] = { stub_arm, sizeof(stub_arm), 4, "[sp, #%u]", 0 },
 	STUB(SDT_ARCH_RISCV64, stub_riscv64),
 	STUB(SDT_ARCH_PPC64LE, stub_ppc64le),
 	STUB(SDT_ARCH_S390X, stub_s390x),
@@ -84,6 +96,20 @@ const struct sdt_stub *sdt_stub_for(const struct sdt_target *t)
 	    row.elf_class != t->elf_class || row.byte_order != t->byte_order)
 		return NULL;
 	return &stubs[a];
+}
+
+int sdt_stub_arg_operand(const struct sdt_stub *stub,
+			 const struct sdt_target *t, unsigned index,
+			 unsigned size, char *buf, size_t len)
+{
+	int n;
+
+	if (!stub->stack_fmt)
+		return sdt_target_arg_operand_sized(t, index, size, buf, len);
+	if (index >= SDT_MAX_ARGS)
+		return -ENOTSUP;
+	n = snprintf(buf, len, stub->stack_fmt, stub->stack_first + 8 * index);
+	return n < 0 || (size_t)n >= len ? -ERANGE : n;
 }
 
 uint64_t sdt_stub_idle_word(void)

@@ -86,6 +86,7 @@ int sdt_chunk_write(SDTProvider_t *p, int fd, size_t slots, struct sdt_chunk *c)
 				     p->name, slots,
 				     err[0] ? err : strerror(-ret));
 	c->used = 0;
+	c->probe_offset = stub->probe_offset;
 	c->owner = (long)getpid();
 	return 0;
 }
@@ -122,7 +123,7 @@ static unsigned char *encode_notes(const struct sdt_chunk *c,
 		return NULL;
 	at = buf;
 	for (size_t i = 0; i < n; i++) {
-		note.pc = slot_stub(c, c->used + i);
+		note.pc = slot_stub(c, c->used + i) + c->probe_offset;
 		note.semaphore = slot_sema(c, c->used + i);
 		note.provider = desc[i].provider;
 		note.name = desc[i].name;

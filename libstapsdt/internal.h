@@ -142,8 +142,21 @@ struct sdt_stub {
 	const unsigned char *code;
 	size_t size;
 	size_t probe_offset; /* where the note's PC points in the stub */
+	/*
+	 * 32-bit targets: probeFire() passes uint64_t arguments, two words
+	 * each, so at the probe's PC argument I is the memory operand
+	 * printf(stack_fmt, 8 * I + stack_first); NULL on 64-bit targets,
+	 * where the core's sdt_target_arg_operand() names them.
+	 */
+	const char *stack_fmt;
+	unsigned stack_first;
 };
 const struct sdt_stub *sdt_stub_for(const struct sdt_target *t);
+/* arch.c: the operand of argument INDEX, a SIZE-byte value, at STUB's
+ * probe PC, as sdt_target_arg_operand_sized() returns it. */
+int sdt_stub_arg_operand(const struct sdt_stub *stub,
+			 const struct sdt_target *t, unsigned index,
+			 unsigned size, char *buf, size_t len);
 /* arch.c: the first 8 bytes of the host's stubs, as loaded (see arch.c). */
 uint64_t sdt_stub_idle_word(void);
 
@@ -191,9 +204,10 @@ int sdt_object_types(SDTProvider_t *p, const struct sdt_target *t,
  */
 struct sdt_chunk {
 	struct sdt_dso_layout layout;
-	size_t used; /* slots given to probes, the first USED */
-	int wfd;     /* where notes are added; -1 once full */
-	long owner;  /* the process that made it: only it adds to it */
+	size_t used;	     /* slots given to probes, the first USED */
+	size_t probe_offset; /* the note's PC in a slot's stub */
+	int wfd;	     /* where notes are added; -1 once full */
+	long owner;	     /* the process that made it: only it adds to it */
 };
 int sdt_chunk_write(SDTProvider_t *p, int fd, size_t slots,
 		    struct sdt_chunk *c);

@@ -41,28 +41,43 @@
 
 #define OPERAND_MAX 32
 
+/* Each argument's operand for a value of 1, 2, 4 and 8 bytes (they
+ * differ for stack words of big-endian machines). */
 struct operands {
-	char text[SDT_MAX_ARGS][OPERAND_MAX];
-	size_t len[SDT_MAX_ARGS];
+	char text[SDT_MAX_ARGS][4][OPERAND_MAX];
+	size_t len[SDT_MAX_ARGS][4];
+	size_t longest[SDT_MAX_ARGS];
 	unsigned count;
 };
 
 static int fetch_operands(SDTProvider_t *p, const struct sdt_target *t,
 			  unsigned need, struct operands *ops)
 {
+	const struct sdt_stub *stub = sdt_stub_for(t);
+
 	for (ops->count = 0; ops->count < need; ops->count++) {
 		unsigned i = ops->count;
-		int n = sdt_target_arg_operand(t, i, ops->text[i],
-					       sizeof(ops->text[i]));
 
-		if (n < 0)
-			return sdt_set_error(
-				p, elfCreationError,
-				"libstapsdt: provider '%s': %s has no operand "
-				"for argument %u (%s): use fewer arguments",
-				p->name, sdt_target_name(t), i + 1,
-				strerror(-n));
-		ops->len[i] = (size_t)n;
+		ops->longest[i] = 0;
+		for (unsigned k = 0; k < 4; k++) {
+			char *buf = ops->text[i][k];
+			int n = stub ? sdt_stub_arg_operand(stub, t, i, 1u << k,
+							    buf, OPERAND_MAX)
+				     : sdt_target_arg_operand_sized(
+					       t, i, 1u << k, buf, OPERAND_MAX);
+
+			if (n < 0)
+				return sdt_set_error(
+					p, elfCreationError,
+					"libstapsdt: provider '%s': %s has no "
+					"operand for argument %u (%s): use "
+					"fewer arguments",
+					p->name, sdt_target_name(t), i + 1,
+					strerror(-n));
+			ops->len[i][k] = (size_t)n;
+			if ((size_t)n > ops->longest[i])
+				ops->longest[i] = (size_t)n;
+		}
 	}
 	return 0;
 }
@@ -78,7 +93,7 @@ static size_t probe_strings_size(size_t plen, const SDTProbe_t *probe,
 		      sizeof("_" SDT_SEMAPHORE_SUFFIX) + 2 * ORDINAL_MAX;
 
 	for (int i = 0; i < probe->argCount; i++)
-		size += sizeof("-8@ ") + ops->len[i];
+		size += sizeof("-8@ ") + ops->longest[i];
 	return size + 1;
 }
 
@@ -93,15 +108,16 @@ static char *format_spec(char *out, const struct sdt_probe_node *n, int argc,
 			 const struct operands *ops)
 {
 	for (int i = 0; i < argc; i++) {
-		int type = n->types[i];
+		int type = n->types[i], size = type < 0 ? -type : type;
+		unsigned k = size == 8 ? 3 : size == 4 ? 2 : size == 2 ? 1 : 0;
 
 		if (i)
 			*out++ = ' ';
 		if (type < 0)
 			*out++ = '-';
-		*out++ = (char)('0' + (type < 0 ? -type : type));
+		*out++ = (char)('0' + size);
 		*out++ = '@';
-		out = put_str(out, ops->text[i], ops->len[i]);
+		out = put_str(out, ops->text[i][k], ops->len[i][k]);
 	}
 	*out++ = '\0';
 	return out;

@@ -56,6 +56,7 @@ LIBSTAPSDT_TESTS = \
 	tests/libstapsdt/python.sh \
 	tests/libstapsdt/valgrind.sh \
 	tests/libstapsdt/aarch64.sh \
+	tests/libstapsdt/cross.sh \
 	tests/libstapsdt/extend-timeline.sh \
 	tests/libstapsdt/extend-additions.sh \
 	tests/libstapsdt/extend-cycles.sh \
@@ -74,4 +75,5 @@ EXTRA_DIST += $(LIBSTAPSDT_TESTS) \
 	tests/libstapsdt/cgo-host.go \
 	tests/libstapsdt/ctypes-host.py \
 	tests/libstapsdt/aarch64-run.c \
+	tests/libstapsdt/cross-run.c \
 	tests/libstapsdt/aarch64-shim.c
