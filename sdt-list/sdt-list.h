@@ -291,6 +291,7 @@ struct object {
 	struct check_cache *cache_;
 	int perf_dead;
 	struct verdict perf_why;
+	int out_of_memory; /* a verdict could not be kept: see object_check() */
 };
 
 struct out {
@@ -307,6 +308,8 @@ struct out {
  * perf drops the whole file. 0 or -ENOMEM.
  */
 int object_init(struct object *obj, int check);
+/* When some verdict of OBJ could not be kept: an error on stderr, status 2. */
+void object_said_oom(struct out *o, const struct object *obj);
 void object_fini(struct object *obj);
 
 /* The first site of group G. */
