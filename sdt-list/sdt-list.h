@@ -48,6 +48,13 @@
 
 /* --- escape.c --- */
 
+/*
+ * membuf.c: a FILE writing into *BUF (always NUL-terminated, freed by the
+ * caller) and *LEN, like open_memstream(), but a write that finds no
+ * memory is an error ferror() and fclose() report. NULL: no memory.
+ */
+FILE *membuf_open(char **buf, size_t *len);
+
 /* S for a terminal: controls, bad UTF-8 and backslashes escaped. */
 void put_text(FILE *out, const char *s);
 
