@@ -44,7 +44,7 @@ void layout_bt_begin(struct out *o)
 {
 	if (o->o->format != FMT_BPFTRACE)
 		return;
-	bt.body = open_memstream(&bt.body_buf, &bt.body_len);
+	bt.body = membuf_open(&bt.body_buf, &bt.body_len);
 	if (!bt.body)
 		return; /* no memory: the program goes out as before */
 	bt.real = o->f;
@@ -73,7 +73,6 @@ void layout_bt_end(struct out *o)
 
 	if (!bt.active)
 		return;
-	/* glibc's memstream: NULL after a failed last realloc. */
 	if ((ferror(bt.body) | fclose(bt.body)) || !bt.body_buf || bt.oom ||
 	    bt.text.oom) {
 		o->f = bt.real;

@@ -517,14 +517,8 @@ void inv_begin(struct out *o)
 	layout_bt_begin(o);
 }
 
-void inv_record_out(struct out *o, struct inv_record *rec)
+static void inv_record_body(struct out *o, struct inv_record *rec)
 {
-	struct inv_totals t = { 0 };
-
-	inv_count(o, rec, &t);
-	if (!t.objects)
-		return; /* no probe the globs select */
-	rec->obj.no_attach = rec->files[0].no_attach;
 	switch (o->o->format) {
 	case FMT_JSON:
 		json_record(o, rec);
@@ -540,6 +534,18 @@ void inv_record_out(struct out *o, struct inv_record *rec)
 		summary_object(o, &rec->obj);
 	}
 	text_procs(o->f, o, rec);
+}
+
+void inv_record_out(struct out *o, struct inv_record *rec)
+{
+	struct inv_totals t = { 0 };
+
+	inv_count(o, rec, &t);
+	if (!t.objects)
+		return; /* no probe the globs select */
+	rec->obj.no_attach = rec->files[0].no_attach;
+	inv_record_body(o, rec);
+	object_said_oom(o, &rec->obj);
 }
 
 static void text_totals(FILE *out, const struct inv_totals *t, int host)

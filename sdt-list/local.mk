@@ -18,6 +18,7 @@ sdt_list_sdt_list_SOURCES = \
 	sdt-list/script-bpftrace.c \
 	sdt-list/script-perf.c \
 	sdt-list/escape.c \
+	sdt-list/membuf.c \
 	sdt-list/describe.c \
 	sdt-list/consumers.h \
 	sdt-list/consumers.c \

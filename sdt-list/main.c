@@ -48,6 +48,7 @@ static void list_object(struct out *o, struct object *obj)
 	} else {
 		globs_see(o->globs, o->o, obj);
 		outputs[o->o->format](o, obj);
+		object_said_oom(o, obj);
 	}
 	object_fini(obj);
 }

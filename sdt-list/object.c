@@ -260,11 +260,16 @@ const struct verdict_set *object_check(struct object *obj,
 	struct check_entry *e = lookup(obj, p->note.args);
 	struct verdict_set *vs;
 
-	if (!e)
+	/* Said as a verdict, and by the caller as an error: see sdt-list.h. */
+	if (!e || e->vs == &no_memory) {
+		obj->out_of_memory = 1;
 		return &no_memory;
+	}
 	if (obj->perf_dead && e->vs->v[CONSUMER_PERF].ok) {
-		if (!(vs = own_verdicts(e, e->vs)))
+		if (!(vs = own_verdicts(e, e->vs))) {
+			obj->out_of_memory = 1;
 			return &no_memory;
+		}
 		vs->v[CONSUMER_PERF] = obj->perf_why;
 		vs->bad = 1;
 	}
@@ -310,6 +315,16 @@ int object_init(struct object *obj, int check)
 		return r;
 	find_perf_poison(obj);
 	return 0;
+}
+
+void object_said_oom(struct out *o, const struct object *obj)
+{
+	if (!obj->out_of_memory)
+		return;
+	fputs("sdt-list: ", stderr);
+	put_text(stderr, obj->name);
+	fputs(": out of memory: some verdicts are not whole\n", stderr);
+	o->status = EXIT_INPUT;
 }
 
 void object_fini(struct object *obj)

@@ -193,7 +193,7 @@ static void bt_fields(FILE *out, const struct object *obj,
 {
 	char *fields = NULL;
 	size_t len = 0;
-	FILE *m = open_memstream(&fields, &len);
+	FILE *m = membuf_open(&fields, &len);
 	int strings = bt_reads_string(&gs->sig, shown);
 
 	if (m) {

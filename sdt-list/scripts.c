@@ -26,8 +26,8 @@ struct script *script_of(struct out *o)
 	sc = calloc(1, sizeof(*sc));
 	if (!sc)
 		return NULL;
-	sc->body = open_memstream(&sc->body_buf, &sc->body_len);
-	sc->events = open_memstream(&sc->events_buf, &sc->events_len);
+	sc->body = membuf_open(&sc->body_buf, &sc->body_len);
+	sc->events = membuf_open(&sc->events_buf, &sc->events_len);
 	if (!sc->body || !sc->events) {
 		if (sc->body)
 			fclose(sc->body);
@@ -258,10 +258,7 @@ int script_end(struct out *o)
 
 	if (!sc)
 		return 0;
-	/*
-	 * A memstream that could not grow says so by its error flag; one
-	 * whose last realloc at fclose failed, by a NULL buffer (glibc).
-	 */
+	/* A membuf that could not grow says so by its error flag. */
 	if (ferror(sc->body) | ferror(sc->events))
 		r = -1;
 	if (fclose(sc->body) | fclose(sc->events) || sc->bad_memory ||

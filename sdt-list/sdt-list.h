@@ -49,6 +49,13 @@
 
 /* --- escape.c --- */
 
+/*
+ * membuf.c: a FILE writing into *BUF (always NUL-terminated, freed by the
+ * caller) and *LEN, like open_memstream(), but a write that finds no
+ * memory is an error ferror() and fclose() report. NULL: no memory.
+ */
+FILE *membuf_open(char **buf, size_t *len);
+
 /* S for a terminal: controls, bad UTF-8 and backslashes escaped. */
 void put_text(FILE *out, const char *s);
 
@@ -347,6 +354,7 @@ struct object {
 	struct check_cache *cache_;
 	int perf_dead;
 	struct verdict perf_why;
+	int out_of_memory; /* a verdict could not be kept: see object_check() */
 };
 
 struct out {
@@ -363,6 +371,8 @@ struct out {
  * perf drops the whole file. 0 or -ENOMEM.
  */
 int object_init(struct object *obj, int check);
+/* When some verdict of OBJ could not be kept: an error on stderr, status 2. */
+void object_said_oom(struct out *o, const struct object *obj);
 void object_fini(struct object *obj);
 
 /* OBJ is PO, mapped in a process: its attach path, or why none. */

@@ -73,12 +73,7 @@ $CC -O2 -I"$SDT_INCLUDE" -o "$T/w" "$T/w.c" || fail "cannot build w.c"
 "$T/w" &
 W=$!
 trap 'kill $W 2>/dev/null; rm -rf "$T"' EXIT
-i=0
-until [ "$(readlink "/proc/$W/exe")" = "$T/w" ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "the process did not start"
-	sleep 0.1
-done
+wait_exe $W "$T/w"
 each "-p" -p $W
 each "-p --json" --json -p $W
 each "-p --bpftrace" --bpftrace -p $W

@@ -75,12 +75,7 @@ C
 $CC -O2 -I"$SDT_INCLUDE" -o "$D/libw++.so.1" "$T/w.c" || fail "cannot build w.c"
 "$D/libw++.so.1" &
 PIDS=$!
-i=0
-until [ "$(readlink "/proc/$PIDS/exe")" = "$D/libw++.so.1" ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "the process did not start"
-	sleep 0.1
-done
+wait_exe $PIDS "$D/libw++.so.1"
 "$SDT_LIST" --bpftrace -p $PIDS >"$T/pid.bt" 2>"$T/pid.err" ||
 	fail "--bpftrace -p failed: $(cat "$T/pid.err")"
 grep -q '^usdt:"' "$T/pid.bt" || fail "-p: the path is not quoted: $(grep usdt: "$T/pid.bt")"

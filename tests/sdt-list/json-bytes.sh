@@ -96,14 +96,8 @@ PIDS="$PIDS $!"
 "$D/$(printf 'a\376b')" wait &
 PIDS="$PIDS $!"
 set -- $PIDS
-i=0
-# Each has run its program once /proc/PID/exe names it (not the shell).
-until [ "$(readlink "/proc/$1/exe")" = "$D/$(printf 'a\377b')" ] &&
-	[ "$(readlink "/proc/$2/exe")" = "$D/$(printf 'a\376b')" ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "the processes did not start"
-	sleep 0.1
-done
+wait_exe "$1" "$D/$(printf 'a\377b')"
+wait_exe "$2" "$D/$(printf 'a\376b')"
 "$SDT_LIST" --json -p "$1" -p "$2" >"$T/pid.json" || fail "--json -p failed"
 python3 "$T/check.py" sites "$T/pid.json" "$(printf 'a\377b')" "$(printf 'a\376b')" || { cut -c1-300 "$T/pid.json"; exit 1; }
 if [ "$(id -u)" = 0 ]; then

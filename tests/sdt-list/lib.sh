@@ -182,3 +182,14 @@ if strip(json.load(open(sys.argv[2]))) != strip(json.load(open(sys.argv[3]))):
     raise SystemExit("FAIL: %s: listed otherwise" % sys.argv[1])
 PY
 }
+
+# wait_exe PID PATH: until process PID runs PATH (a shell's child is the
+# shell until it execs), for 10 s at most.
+wait_exe() {
+	i=0
+	until [ "$(readlink "/proc/$1/exe")" = "$2" ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "process $1 did not start $2"
+		sleep 0.1
+	done
+}
