@@ -279,7 +279,7 @@ static const char *triplet_arch(const char *s, size_t n)
 	return NULL;
 }
 
-static const char * or (const char *a, const char *b)
+static const char *either(const char *a, const char *b)
 {
 	return a ? a : b;
 }
@@ -302,17 +302,19 @@ static const char *target_from_cc(const struct dg_object_opts *o, int *bits)
 			else if (!strcmp(w, "-m64"))
 				*bits = 64;
 			else if (!strncmp(w, "--target=", 9))
-				arch = or (triplet_arch(w + 9, strlen(w + 9)),
-					   arch);
+				arch = either(
+					triplet_arch(w + 9, strlen(w + 9)),
+					arch);
 			else if (!strcmp(w, "-target") && i + 1 < argc)
-				arch = or (triplet_arch(argv[i + 1],
-							strlen(argv[i + 1])),
-					   arch);
+				arch = either(triplet_arch(argv[i + 1],
+							   strlen(argv[i + 1])),
+					      arch);
 			else if (v == 0 && w[0] != '-')
-				arch = or (triplet_arch(
-						   base ? base + 1 : w,
-						   strlen(base ? base + 1 : w)),
-					   arch);
+				arch = either(
+					triplet_arch(
+						base ? base + 1 : w,
+						strlen(base ? base + 1 : w)),
+					arch);
 		}
 		dg_argv_free(argv, argc);
 	}
