@@ -250,7 +250,9 @@ static int parse_x86(struct cur *c, struct sdt_arg *a, int is64, char *err,
 	}
 	a->kind = SDT_ARG_MEM;
 	a->value = 0;
-	if (c->p < c->end && *c->p != '(' && !take_int(c, &a->value))
+	/* "mp_(%rip)", "mp_+8(%rip)", and glibc 2.43's "8+mp_(%rip)". */
+	if ((c->p < c->end && *c->p != '(' && !take_int(c, &a->value)) ||
+	    (c->p < c->end && (*c->p == '+' || *c->p == '-')))
 		return fail(err, errlen,
 			    "memory operand with a symbol or relocation");
 	if (!eat(c, "("))

@@ -93,6 +93,8 @@ static const struct spec_case spec_cases[] = {
 	{ "x86_64", "4@$0x10", 0 },
 	{ "x86_64", "-4@gi(%rip)", 0 },
 	{ "x86_64", "8@x@GOTPCREL(%rip)", 0 },
+	{ "x86_64", "8@8+mp_(%rip)", 0 }, /* glibc 2.43 */
+	{ "x86_64", "8@mp_+8(%rip)", 0 },
 	{ "x86_64", "-4@%fs:t@tpoff", 0 },
 	{ "x86_64", "4@8(%rax,%rbx,4)", 0 },
 	{ "x86_64", "16@%rax", 0 },

@@ -29,6 +29,9 @@ check_kinds() {
 }
 
 # compile_check WHAT FILE COMPILE-COMMAND...: build, validate, list notes.
+# The C library's own probes, which a static link brings in (glibc 2.43
+# has them, with symbol operands), are SystemTap's header's, not ours:
+# they are listed, not held to the strict forms.
 compile_check() {
 	what=$1 out=$2
 	shift 2
@@ -36,7 +39,7 @@ compile_check() {
 		cat "$T/cc.log" >&2
 		fail "$what: does not compile without warnings: $*"
 	fi
-	if ! "$SDT_NOTES" "$out" >"$T/notes" 2>"$T/notes.err"; then
+	if ! "$SDT_NOTES" --foreign libc "$out" >"$T/notes" 2>"$T/notes.err"; then
 		cat "$T/notes.err" >&2
 		fail "$what: the validator refuses a spec"
 	fi
