@@ -7,7 +7,8 @@
  * out as `8f@...', the global as whatever the compiler picks (gcc:
  * `-4@gi(%rip)', clang: a stack slot or a register). With -DODD_SPECS
  * (x86_64), also specs written by hand that some consumers refuse,
- * among them the symbol operand `-4@gi(%rip)' whatever the compiler.
+ * among them the symbol operand `-4@gi(%rip)' whatever the compiler, and
+ * the offset-plus-symbol `8@8+gl(%rip)' of glibc 2.43's own probes.
  *
  *   probes addr   print the semaphore's address, then fire forever
  *   probes        fire every probe every 10 ms, for at most 60 s
@@ -22,6 +23,7 @@ void fire_gated(int i);
 extern volatile unsigned short probes_gated_semaphore;
 
 int gi = 7;
+long gl[2] = { 5, 6 };
 volatile double dd = 2.5;
 
 static inline __attribute__((always_inline)) void twice(int v)
@@ -54,6 +56,7 @@ __attribute__((noinline)) static void fire(int i, long l, double d)
 	__asm__ __volatile__(STAP_PROBE_ASM(odd, seg, 8@%fs:0));
 	__asm__ __volatile__(STAP_PROBE_ASM(odd, twoargs, -4@%edi 8@%rsi));
 	__asm__ __volatile__(STAP_PROBE_ASM(odd, sym, -4@gi(%rip)));
+	__asm__ __volatile__(STAP_PROBE_ASM(odd, symoff, 8@8+gl(%rip)));
 	__asm__ __volatile__(STAP_PROBE_ASM(odd, later, -4@%edi 4@$0x10));
 #endif
 #ifdef ODD_SIZE16
