@@ -15,9 +15,12 @@
  * Each side is a file or a process (-p PID). The objects of the two sides
  * are paired by side.c's key (the SONAME first), so a library and its next
  * release pair up whatever their files are called; two files given alone
- * always pair with each other. Each probe's signature is the one
- * signature.c gives for all of its sites, so a probe whose sites differ
- * compares as a tracer sees it.
+ * always pair with each other, and are always named. A pair of a
+ * process's objects is named only when something changed in it: two
+ * processes map the same C library and loader, and glibc 2.43's have
+ * probes of their own. Each probe's signature is the one signature.c
+ * gives for all of its sites, so a probe whose sites differ compares as a
+ * tracer sees it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +65,10 @@ struct diff_run {
 	char **patterns;
 	size_t npatterns;
 	FILE *out;
-	int json_first; /* no change printed yet in this pair */
+	const struct side_object *old_obj, *new_obj; /* the current pair */
+	int pair_named;	 /* its name printed: its changes may follow */
+	int no_pair_yet; /* no pair printed yet (JSON: no comma) */
+	int json_first;	 /* no change printed yet in this pair */
 	unsigned added, removed, changed, breaking;
 	int changed_this; /* the current probe already counted as changed */
 	int failed;	  /* out of memory: the comparison is incomplete */
@@ -122,6 +128,8 @@ static void change_json(struct diff_run *d, const struct probe_pair *pp,
 	fprintf(d->out, ",\"breaking\":%s}", breaking ? "true" : "false");
 }
 
+static void pair_begin(struct diff_run *d);
+
 /*
  * One change of probe PP: K, about argument ARG (-1: the probe), from WAS
  * to NOW (NULL: not applicable). A line of text, or a JSON object.
@@ -130,6 +138,8 @@ static void change(struct diff_run *d, const struct probe_pair *pp,
 		   enum change_kind k, int arg, const char *was,
 		   const char *now, int breaking)
 {
+	if (!d->pair_named)
+		pair_begin(d);
 	d->breaking += breaking;
 	if (k != CH_ADDED && k != CH_REMOVED && !d->changed_this) {
 		d->changed++;
@@ -329,9 +339,12 @@ static int compare_objects(struct diff_run *d, const struct object *old,
 	return 0;
 }
 
-static void pair_begin(struct diff_run *d, const struct side_object *a,
-		       const struct side_object *b, int *first_pair)
+/* The current pair's names: a "---" and a "+++" line, or a JSON object. */
+static void pair_begin(struct diff_run *d)
 {
+	const struct side_object *a = d->old_obj, *b = d->new_obj;
+
+	d->pair_named = 1;
 	if (!d->json) {
 		fputs("--- ", d->out);
 		put_text(d->out, a ? a->name : "(none)");
@@ -350,8 +363,8 @@ static void pair_begin(struct diff_run *d, const struct side_object *a,
 		fputc('\n', d->out);
 		return;
 	}
-	fputs(*first_pair ? "\n  " : ",\n  ", d->out);
-	*first_pair = 0;
+	fputs(d->no_pair_yet ? "\n  " : ",\n  ", d->out);
+	d->no_pair_yet = 0;
 	fputs("{\"old\":", d->out);
 	put_json_str(d->out, a ? a->name : "");
 	fputs(",\"new\":", d->out);
@@ -364,7 +377,7 @@ static void pair_begin(struct diff_run *d, const struct side_object *a,
 
 static void pair_end(struct diff_run *d)
 {
-	if (d->json)
+	if (d->json && d->pair_named)
 		fputs(d->json_first ? "]}" : "\n  ]}", d->out);
 }
 
@@ -377,10 +390,15 @@ static const struct side_object *find_key(const struct side *s, const char *key)
 	return NULL;
 }
 
+/* One pair; ALWAYS: named even when nothing changed in it. */
 static void compare_pair(struct diff_run *d, const struct side_object *a,
-			 const struct side_object *b, int *first_pair)
+			 const struct side_object *b, int always)
 {
-	pair_begin(d, a, b, first_pair);
+	d->old_obj = a;
+	d->new_obj = b;
+	d->pair_named = 0;
+	if (always)
+		pair_begin(d);
 	if (compare_objects(d, a ? &a->obj : NULL, b ? &b->obj : NULL) < 0)
 		d->failed = 1;
 	pair_end(d);
@@ -393,18 +411,17 @@ static void compare_pair(struct diff_run *d, const struct side_object *a,
 static void compare_sides(struct diff_run *d, const struct side *old,
 			  const struct side *new)
 {
-	int first = 1;
-
+	d->no_pair_yet = 1;
 	if (!old->pid && !new->pid) {
-		compare_pair(d, old->objs[0], new->objs[0], &first);
+		compare_pair(d, old->objs[0], new->objs[0], 1);
 		return;
 	}
 	for (size_t i = 0; i < old->n; i++)
 		compare_pair(d, old->objs[i], find_key(new, old->objs[i]->key),
-			     &first);
+			     0);
 	for (size_t i = 0; i < new->n; i++) {
 		if (!find_key(old, new->objs[i]->key))
-			compare_pair(d, NULL, new->objs[i], &first);
+			compare_pair(d, NULL, new->objs[i], 0);
 	}
 }
 

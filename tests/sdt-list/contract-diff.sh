@@ -182,6 +182,16 @@ grep -q "^--- .*libvault.so.1.0.0 (SONAME libvault.so.1)$" "$T/pid.txt" &&
 	grep -q "^+++ .*libvault.so.1.1.0 (SONAME libvault.so.1)$" "$T/pid.txt" ||
 	fail "--diff -p -p did not pair the two files by SONAME: $(cat "$T/pid.txt")"
 note "two processes: libvault.so.1.0.0 and libvault.so.1.1.0 paired by SONAME"
+# A process against itself: no pair changed, none is named (glibc 2.43's
+# C library and loader have probes of their own, in every process).
+"$SDT_LIST" --diff -p $p1 -p $p1 >"$T/same.txt" 2>"$T/same.err" ||
+	fail "--diff -p P -p P failed: $(cat "$T/same.txt" "$T/same.err")"
+expect_eq "--diff -p P -p P" "0 added, 0 removed, 0 changed; 0 breaking changes" \
+	"$(cat "$T/same.txt")"
+"$SDT_LIST" --diff --json -p $p1 -p $p1 >"$T/same.json" ||
+	fail "--diff --json -p P -p P failed"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["pairs"] == [], d' \
+	"$T/same.json" || fail "--diff --json -p P -p P: $(cat "$T/same.json")"
 
 # bt_lists PROBE: bpftrace -l lists it. bt_loads PROGRAM: bpftrace loads
 # PROGRAM, attached by path, and exits (BEGIN): a probe reading an argument
