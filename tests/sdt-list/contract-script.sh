@@ -4,7 +4,8 @@
 # probe cs:gone and the second argument of cs:pay). Each verdict is
 # compared with what bpftrace itself does with the same program on the
 # same binary: a program sdt-list passes attaches and runs; one it flags
-# fails to attach ("No probes to attach", "couldn't get argument"). The
+# fails to attach ("No probes to attach", "couldn't get argument"), or
+# (bpftrace 0.27) runs and reads 0 for an argument the probe lacks. The
 # programs carry the things a reader must skip: usdt: in comments and
 # strings, a predicate, #include, a struct, several attach points per
 # block, wildcards, a quoted path, the U: alias and a two-part name.
@@ -125,6 +126,11 @@ if [ "$(id -u)" = 0 ] && command -v bpftrace >/dev/null 2>&1; then
 				# by exit status: messages differ between releases
 				bpftrace_run -e "$prog" -c "$T/v$v/prog" >"$T/bt.out" 2>&1 </dev/null ||
 					bt=flagged
+				# bpftrace 0.27 (libbpf's argument reader) runs a
+				# program that reads past a probe's last argument,
+				# and prints 0 for it: a value never passed, which
+				# is what sdt-list flags (0.17 and 0.23 refuse it).
+				grep -qx 'pay 1 0' "$T/bt.out" && bt=flagged
 			done <"$T/$s-points"
 			[ "$bt" = "$(verdict $s $v)" ] ||
 				fail "$s.bt on v$v: bpftrace says $bt, sdt-list --script $(verdict $s $v)"
