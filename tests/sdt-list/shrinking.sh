@@ -70,6 +70,13 @@ for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
 			rc=$?
 			[ $rc != 124 ] || fail "sdt-list $opts $target hung"
 			[ $rc -lt 128 ] || fail "sdt-list $opts $target died of signal $((rc - 128)): $(cat "$T/err")"
+			# --check -p flags the C library's own probes (glibc
+			# 2.43's symbol operands): status 1, and none of ours.
+			if [ $rc = 1 ] && [ "$opts" = --check ] &&
+				awk '/^[^ ]/ { p = $1 } /^ +NO / { if (p ~ /^shrink:/) ours = 1; else libc = 1 }
+					END { exit ours || !libc }' "$T/out"; then
+				rc=0
+			fi
 			case $rc in
 			0) whole=$((whole + 1)) ;;
 			2)
