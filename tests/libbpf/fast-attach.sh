@@ -8,8 +8,9 @@
 #    -O2): every site reads `90 e8' (the call);
 #  - the same program without it: the 1-byte nop site, unchanged, reads
 #    `cc' (an int3 at the PC) under the new libbpf too;
-#  - the fast sites under Debian's libbpf 1.1: `cc 0f' (int3 on the 0x90,
-#    the 5-byte nop untouched), the same values;
+#  - the fast sites under the system's libbpf: 1.1 (Debian 12) and 1.5
+#    (13) read `cc 0f' (int3 on the 0x90, the 5-byte nop untouched), 1.7
+#    (unstable) `90 e8' as f7081a6b does; the same values;
 #  - a libstapsdt provider (tests/libbpf/dyn-host.c): every stub `90 e8'.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/libbpf/lib.sh"
@@ -17,7 +18,15 @@ LC_ALL=C
 export LC_ALL
 need_cmd gcc clang
 need_libbpf_new
-need_libbpf # the system's libbpf 1.1: TRACER, BPF_OBJ
+need_libbpf # the system's libbpf: TRACER, BPF_OBJ
+# Its version, from the header the tracer was built with.
+sys_libbpf=$(printf '#include <bpf/libbpf_version.h>\nLIBBPF_MAJOR_VERSION.LIBBPF_MINOR_VERSION\n' |
+	${CC:-cc} -E -P - 2>/dev/null | tr -d ' ' | grep -x '[0-9]*\.[0-9]*') ||
+	fail "cannot read the system libbpf's version from <bpf/libbpf_version.h>"
+case $sys_libbpf in
+0.* | 1.[0-6]) sys_bytes=cc0f ;;
+*) sys_bytes=90e8 ;;
+esac
 
 PROG_PID= TRACER_PID=
 trap '[ -n "$PROG_PID" ] && kill -9 "$PROG_PID" 2>/dev/null
@@ -63,7 +72,7 @@ check_static fast-clang-O2 new 90e8 clang -O2 -DSDTKIT_FAST_ATTACH
 check_static fast-gcc-O0 new 90e8 gcc -O0 -DSDTKIT_FAST_ATTACH
 check_static fast-clang-O0 new 90e8 clang -O0 -DSDTKIT_FAST_ATTACH
 check_static plain-gcc-O2 new cc gcc -O2
-check_static fast-gcc-O2-libbpf1.1 old cc0f gcc -O2 -DSDTKIT_FAST_ATTACH
+check_static fast-gcc-O2-libbpf$sys_libbpf old $sys_bytes gcc -O2 -DSDTKIT_FAST_ATTACH
 # The plain site: a lone nop, not the start of `nop; nop5'.
 combos=$(while read -r pn rest; do
 	off=$(echo "$rest" | sed -n 's/.*pc_off=\(0x[0-9a-f]*\).*/\1/p')
@@ -91,4 +100,4 @@ trace_and_compare dyn "$PROG_PID" "$T/dyn.host" "$obj" \
 PROG_PID=
 expect_sites dyn 90e8
 note "libstapsdt: $(wc -l <"$T/want") hits exact, stubs 90e8"
-echo "PASS: libbpf $LIBBPF_NEW calls into fast static sites and libstapsdt stubs, values exact; plain sites and libbpf 1.1 trap as before"
+echo "PASS: libbpf $LIBBPF_NEW calls into fast static sites and libstapsdt stubs, values exact; plain sites trap as before, libbpf $sys_libbpf reads $sys_bytes at fast sites"
