@@ -162,7 +162,8 @@ expect_eq "the fields bpftrace printed (debug link)" \
 timeout 60 bpftrace two.bt >two.raw 2>&1 &
 bt=$!
 i=0
-until grep -qs '^Attaching' two.raw; do
+# bpftrace 0.17 says "Attaching N probes", 0.27 "Attached N probes".
+until grep -qs '^Attach' two.raw; do
 	i=$((i + 1))
 	[ $i -lt 300 ] && kill -0 $bt 2>/dev/null ||
 		fail "bpftrace did not attach the program for two files: $(cat two.raw)"
