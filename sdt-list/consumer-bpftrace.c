@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * bpftrace up to 0.23 on top of bcc's parse (consumer-bcc.c): it refuses
+ * bpftrace up to 0.24 on top of bcc's parse (consumer-bcc.c): it refuses
  * sizes other than 1/2/4/8 (it aborts), registers it has no offset for
  * (%xmmN) and symbol operands ("deref ident is not handled yet": wrong
  * values), and reads at most as many arguments as the machine passes in
  * registers.
  *
- * bpftrace 0.24 on hands each probe to libbpf's
+ * bpftrace 0.25 on hands each probe to libbpf's
  * bpf_program__attach_usdt() and reads arguments with libbpf's BPF side:
  * what libbpf cannot parse, bpftrace cannot attach ("Failed to attach usdt
  * probe: Invalid argument"), and the whole run stops there. The libbpf it

@@ -4,7 +4,7 @@
  * architecture, tried in order over the rest of the spec, then a register
  * table. We run the same patterns through sscanf(), so its quirks (what
  * %ld stops at, %15s) are the real ones. No ppc64 parser. libbpf 1.5 reads
- * the same; libbpf 1.6 on (1.7 in Debian unstable, under bpftrace 0.24
+ * the same; libbpf 1.6 on (1.7 in Debian unstable, under bpftrace 0.25
  * and later) first tries four x86 patterns with an index register
  * (`8@-96(%rbp,%rax,8)'): the `sib' forms below.
  */

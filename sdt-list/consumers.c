@@ -10,7 +10,7 @@
  * consumer's parser, per architecture, written from its public source and
  * checked against the installed tools. One file per model:
  * consumer-libbpf.c, consumer-bcc.c (and consumer-bpftrace.c for what
- * bpftrace up to 0.23 refuses of bcc's parse, and for bpftrace 0.24 on,
+ * bpftrace up to 0.24 refuses of bcc's parse, and for bpftrace 0.25 on,
  * which reads through libbpf), consumer-gdb.c, consumer-perf.c. The
  * columns are tracer generations, not the installed versions: a verdict
  * does not depend on the machine --check runs on. This file holds what
@@ -38,7 +38,7 @@ const char *consumer_arch(const struct sdt_target *t)
 const char *consumer_name(enum consumer c)
 {
 	static const char *const names[] = { "libbpf", "bcc/bpftrace",
-					     "bpftrace 0.24+", "gdb", "perf" };
+					     "bpftrace 0.25+", "gdb", "perf" };
 	return c < CONSUMER_COUNT ? names[c] : "?";
 }
 

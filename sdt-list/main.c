@@ -188,7 +188,7 @@ static void usage(FILE *out)
 	      "  -v, --verbose  every site of each probe, each argument in "
 	      "words\n"
 	      "  -c, --check    say which tracers (libbpf, bcc/bpftrace,\n"
-	      "                 bpftrace 0.24+, gdb, perf) read every\n"
+	      "                 bpftrace 0.25+, gdb, perf) read every\n"
 	      "                 argument, and why not; flag\n"
 	      "                 stale notes; exit 1 if a probe is unreadable\n"
 	      "  -j, --json     one JSON object per probe site\n"

@@ -342,7 +342,7 @@ void bt_header(FILE *out, const struct out *o, const struct script *sc)
 	/* libbpf's table of argument specs: 256 by default, one per probe. */
 	if (sc->points > 256)
 		fprintf(out,
-			"// %zu probes: bpftrace 0.24 and later attach at most "
+			"// %zu probes: bpftrace 0.25 and later attach at most "
 			"256 (libbpf's table of USDT argument specs: "
 			"\"Argument "
 			"list too long\"): for them, split the program\n",

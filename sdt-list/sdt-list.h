@@ -109,8 +109,8 @@ void describe_size(const char *text, size_t len, struct arg_desc *d);
 
 enum consumer {
 	CONSUMER_LIBBPF,
-	CONSUMER_BCC,	   /* bcc and the bpftrace built on it (up to 0.23) */
-	CONSUMER_BPFTRACE, /* bpftrace 0.24 on: libbpf 1.6 on reads for it */
+	CONSUMER_BCC,	   /* bcc and the bpftrace built on it (up to 0.24) */
+	CONSUMER_BPFTRACE, /* bpftrace 0.25 on: libbpf 1.6 on reads for it */
 	CONSUMER_GDB,
 	CONSUMER_PERF,
 	CONSUMER_COUNT
@@ -148,7 +148,7 @@ int perf_fetch_args(const struct sdt_target *t, const char *spec, char *buf,
 /*
  * How many arguments bpftrace 0.17 to 0.23 let a program read
  * (arg0..argN-1) on T: they reuse the function-argument register count
- * for USDT probes (0.24 on reads all 12). 0 when there is no limit we
+ * for USDT probes (0.25 on reads all 12). 0 when there is no limit we
  * know of. Printed programs keep to it, so that every version runs them.
  */
 unsigned bpftrace_max_args(const struct sdt_target *t);

@@ -218,7 +218,7 @@ static void check_line(FILE *out, const struct object *obj, size_t shown,
 	else if (shown)
 		fprintf(out,
 			": check passed: %zu probe%s, %zu site%s: libbpf, "
-			"bcc/bpftrace, bpftrace 0.24+, gdb and perf read "
+			"bcc/bpftrace, bpftrace 0.25+, gdb and perf read "
 			"every argument\n",
 			shown, shown == 1 ? "" : "s", sites,
 			sites == 1 ? "" : "s");

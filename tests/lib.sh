@@ -138,21 +138,22 @@ bpftrace_minor() {
 }
 
 # bpftrace_column: sdt-list --check's column for the installed bpftrace:
-# up to 0.23 it parses through bcc, from 0.24 on it attaches through libbpf.
+# up to 0.24 it parses through bcc, from 0.25 on it attaches through libbpf.
 bpftrace_column() {
-	if [ "$(bpftrace_minor)" -ge 24 ] 2>/dev/null; then
-		echo "bpftrace 0.24+"
+	if [ "$(bpftrace_minor)" -ge 25 ] 2>/dev/null; then
+		echo "bpftrace 0.25+"
 	else
 		echo "bcc/bpftrace"
 	fi
 }
 
 # bpftrace_dry: the option that makes `bpftrace --emit-elf' stop once it
-# has compiled: none up to 0.23, where --emit-elf alone attaches nothing;
-# --dry-run on 0.27, whose --emit-elf writes the object and then runs the
+# has compiled: none on 0.17 and 0.23, where --emit-elf alone attaches
+# nothing; --dry-run on 0.27 (taken from 0.25 on, where bpftrace changed
+# how it attaches), whose --emit-elf writes the object and then runs the
 # program (--dry-run exits right after attaching).
 bpftrace_dry() {
-	if [ "$(bpftrace_minor)" -ge 24 ] 2>/dev/null; then
+	if [ "$(bpftrace_minor)" -ge 25 ] 2>/dev/null; then
 		echo --dry-run
 	fi
 }
@@ -164,9 +165,9 @@ bpftrace_compile() {
 	timeout 120 bpftrace $(bpftrace_dry) --emit-elf "$1" "$2" >"$T/.bpftrace.out" 2>&1
 }
 
-# bpftrace and libstapsdt's memfd objects. Up to 0.23 bpftrace finds the
+# bpftrace and libstapsdt's memfd objects. Up to 0.24 bpftrace finds the
 # probes of a process (-p) through bcc, which reads memfd objects too; from
-# 0.24 on it takes the objects from /proc/PID/maps and leaves out every
+# 0.25 on it takes the objects from /proc/PID/maps and leaves out every
 # name marked "(deleted)", as a memfd's always is, so a memfd object's
 # probes are reached by its path, /proc/PID/fd/N, which `sdt-list -p'
 # prints ("attach as") and which every version takes.
@@ -177,7 +178,7 @@ bpftrace_compile() {
 bt_obj() {
 	case $1 in
 	/proc/*/fd/*)
-		if [ "$(bpftrace_minor)" -ge 24 ] 2>/dev/null; then
+		if [ "$(bpftrace_minor)" -ge 25 ] 2>/dev/null; then
 			echo "$1"
 			return
 		fi
@@ -201,9 +202,9 @@ memfd_obj() {
 
 # bt_place: where a provider that is several objects (providerExtend)
 # goes when `bpftrace -p' must find them all with `*': a file
-# (probe-host's and extend-host's --file) from bpftrace 0.24 on.
+# (probe-host's and extend-host's --file) from bpftrace 0.25 on.
 bt_place() {
-	if [ "$(bpftrace_minor)" -ge 24 ] 2>/dev/null; then
+	if [ "$(bpftrace_minor)" -ge 25 ] 2>/dev/null; then
 		echo --file
 	fi
 }

@@ -14,7 +14,7 @@ dtrace-gen -G object, stripped, and then:
   object's DWARF (nested members compared at their offset in the outer
   struct);
 - the program `sdt-list --bpftrace` prints must compile to BPF
-  (`bpftrace --emit-elf`: up to 0.23 nothing is attached; from 0.24 on
+  (`bpftrace --emit-elf`: up to 0.23 nothing is attached; from 0.25 on
   with BPFTRACE_DRY=--dry-run, which exits once attached); where a batch's
   program fails, each probe's program is compiled alone to name the struct.
 
@@ -33,7 +33,7 @@ DG = os.environ["DG"]
 SDT_LIST = os.environ["SDT_LIST"]
 SDT_INCLUDE = os.environ["SDT_INCLUDE"]
 BPFTRACE = os.environ.get("BPFTRACE", "")
-# --dry-run where --emit-elf alone would go on to run the program (0.24 on).
+# --dry-run where --emit-elf alone would go on to run the program (0.25 on).
 BPFTRACE_DRY = os.environ.get("BPFTRACE_DRY", "").split()
 
 

@@ -18,7 +18,7 @@ for mode in memfd file; do
 		fail "file: not listed under $HOST_OBJ: $out" ;;
 	esac
 	note "$mode: $(echo "$out" | head -n 1)"
-	# From 0.24 on, -p alone does not see a memfd object (lib.sh): kept
+	# From 0.25 on, -p alone does not see a memfd object (lib.sh): kept
 	# true here, as docs/tracers.md says it.
 	if [ "$(bt_obj "$HOST_OBJ")" != '*' ]; then
 		out=$(bpftrace_run -l -p "$HOST_PID" 'usdt:*:sdttest:*')
@@ -31,7 +31,7 @@ done
 
 # Unloaded providers disappear: --cycle unloads and reloads every second.
 # A listing counts only when no cycle happened while bpftrace ran.
-# From bpftrace 0.24 on, in a file: a reloaded memfd has a path of its own.
+# From bpftrace 0.25 on, in a file: a reloaded memfd has a path of its own.
 # shellcheck disable=SC2046
 start_host $(bt_place) --cycle 1000
 listed_while_unloaded ':sdttest:a0$' bpftrace_run -l -p "$HOST_PID" 'usdt:*:sdttest:*'

@@ -57,7 +57,7 @@ for mode in memfd file; do
 done
 
 # bpftrace, counting a (and exiting at end) while the host extends.
-# Its BEGIN runs once every probe is attached. From bpftrace 0.24 on the
+# Its BEGIN runs once every probe is attached. From bpftrace 0.25 on the
 # provider goes in files, where `-p' and `*' find each of its objects
 # (tests/libstapsdt/lib.sh says why).
 # shellcheck disable=SC2046

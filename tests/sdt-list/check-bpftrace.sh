@@ -1,6 +1,6 @@
 #!/bin/sh
 # --check's verdict for the installed bpftrace (the bcc/bpftrace column up
-# to 0.23, bpftrace 0.24+ from 0.24 on) is what it really does: for every
+# to 0.24, bpftrace 0.25+ from 0.25 on) is what it really does: for every
 # probe of a binary built with SystemTap's header (a float gives `8f@...',
 # a global whatever operand the compiler picks: `-4@gi(%rip)' with gcc, a
 # stack slot with clang) plus hand-written specs (among them the symbol

@@ -39,10 +39,10 @@ $CC -O2 -o "$T/clean" "$T/clean.c" || fail "build clean"
 "$SDT_LIST" --check "$T/clean" >"$T/out" || fail "--check on a clean binary: $(cat "$T/out")"
 expect_eq "--check on a clean binary: the probe and the verdict" \
 "clean:two(int32, uint64)  1 site
-$T/clean: check passed: 1 probe, 1 site: libbpf, bcc/bpftrace, bpftrace 0.24+, gdb and perf read every argument" \
+$T/clean: check passed: 1 probe, 1 site: libbpf, bcc/bpftrace, bpftrace 0.25+, gdb and perf read every argument" \
 	"$(cat "$T/out")"
 "$SDT_LIST" -v --check "$T/clean" >"$T/out" || fail "-v --check on a clean binary: $(cat "$T/out")"
-grep -q 'libbpf yes, bcc/bpftrace yes, bpftrace 0.24+ yes, gdb yes, perf yes' "$T/out" ||
+grep -q 'libbpf yes, bcc/bpftrace yes, bpftrace 0.25+ yes, gdb yes, perf yes' "$T/out" ||
 	fail "clean verdicts: $(cat "$T/out")"
 # The compiler picks each operand (gcc: %edi and %rsi, clang -O2: stack
 # slots), so check the JSON against the spec it came from: the argument

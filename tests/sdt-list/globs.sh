@@ -68,7 +68,7 @@ expect_eq "--check on readable probes" \
 "jobs:query(int32, uint64)  1 site
 jobs:queue(int32)  1 site
 jobs:start()  1 site
-./jobs: check passed: 3 probes, 3 sites: libbpf, bcc/bpftrace, bpftrace 0.24+, gdb and perf read every argument" \
+./jobs: check passed: 3 probes, 3 sites: libbpf, bcc/bpftrace, bpftrace 0.25+, gdb and perf read every argument" \
 	"$(cat out)"
 cat >bad.c <<'C'
 #include <sys/sdt.h>

@@ -62,7 +62,7 @@ grep -q '= 0 (no tracer attached)' "$T/list.txt" || fail "no value: $(cat "$T/li
 if need_bpftrace_ok=$(timeout 30 bpftrace -e 'BEGIN { exit(); }' 2>&1); then
 	# bpftrace stays attached until stopped: however long it takes to
 	# attach on a loaded machine, both listings happen while it is. It
-	# attaches by the path sdt-list printed: bpftrace 0.24 on, given -p,
+	# attaches by the path sdt-list printed: bpftrace 0.25 on, given -p,
 	# looks for probes in no object whose name /proc/PID/maps marks
 	# "(deleted)", as a memfd's always is.
 	timeout 300 bpftrace -p "$hpid" -e "usdt:$obj:sdtlist:tick { @n = count(); }" \

@@ -313,7 +313,7 @@ expect_eq "600 sites traced" 600 "$(grep -c '^big:site arg0=[0-9]*$' "$T/big.out
 expect_eq "600 distinct values" 600 "$(sed -n 's/^big:site arg0=//p' "$T/big.out" | sort -u | wc -l)"
 note "600 sites: the run line's limits load it, every site fires"
 
-# 300 probes of one site each: bpftrace 0.24 and later (libbpf) attach at
+# 300 probes of one site each: bpftrace 0.25 and later (libbpf) attach at
 # most 256 argument specs in one run; the program says so, and 0.27 does
 # refuse it.
 python3 - "$T/many.c" <<'PY'
@@ -326,7 +326,7 @@ with open(sys.argv[1], "w") as f:
 PY
 $CC -O1 -I"$top_srcdir/include" -o "$T/many" "$T/many.c" || fail "cannot build many.c"
 "$SDT_LIST" --bpftrace "$T/many" >"$T/many.bt" || fail "--bpftrace many"
-grep -qx '// 300 probes: bpftrace 0.24 and later attach at most 256 .*split the program' "$T/many.bt" ||
+grep -qx '// 300 probes: bpftrace 0.25 and later attach at most 256 .*split the program' "$T/many.bt" ||
 	fail "300 probes: no word on the limit: $(head -n 5 "$T/many.bt")"
 "$SDT_LIST" --bpftrace "$T/many" 'many:p1*' | grep -q 'at most 256' &&
 	fail "111 probes: a word on the limit"
