@@ -817,21 +817,27 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
  *     11 unsigned long long  12 bool  13 char *  14 const char *
  *     16 void * (any other pointer, array or function)  17 float
  *     18 double  0 anything else: an empty type, "not known";
- * - the codes are "n" operands of the asm statement that already puts
- *   _.stapsdt.base (no instruction, the probe's own statement untouched);
- *   it sets them as assembler symbols, .L__sdt_cI, and .L__sdt_w to 1 the
- *   first time the unit sees this probe with these codes;
- * - a second statement, with no operands (so nothing in an argument's
- *   text, `%' or `{|}', is taken for an operand or a dialect), writes the
- *   record when .L__sdt_w says so, the names as the argument's text
- *   stringized twice: a C string literal, which is also an assembler one;
+ * - the codes are "n" operands of the probe's own statement, after its
+ *   operands (a statement of their own past 9 arguments: 30 operands at
+ *   most), printed only into assembler symbols, .L__sdt_cI, with
+ *   .L__sdt_w set to 1 the first time the unit sees this probe with these
+ *   codes: no instruction, the note's bytes unchanged;
+ * - the statement that puts _.stapsdt.base, which has no operands (so
+ *   nothing in an argument's text, `%' or `{|}', is taken for an operand
+ *   or a dialect), writes the record when .L__sdt_w says so, the names
+ *   as the argument's text stringized twice: a C string literal, which
+ *   is also an assembler one;
  * - the record is in a comdat group per probe: the link keeps one, LTO
  *   included; the macro turning codes into text is defined once per
  *   assembler stream (an .ifndef on its own symbol, in every statement
  *   that may be first: LTO partitions are streams of their own).
  * The record is marked "header" then "usdt": a .d file's record wins, and
- * records of sites that pass other types are merged, not reported.
- * ELF only; SDTKIT_NO_TYPES leaves them out.
+ * records of sites that pass other types are merged, not reported. A
+ * header dtrace-gen wrote gives its probes the .d file's record instead
+ * (_SDT_DPROBE_n). Each argument's text reaches the compiler a handful
+ * of times per probe, and no statement is added: measured against
+ * SystemTap's header by bench/sdt-compile.sh. ELF only; SDTKIT_NO_TYPES
+ * leaves them out.
  */
 #if defined(__ELF__) && !defined(SDTKIT_NO_TYPES)
 #ifdef __cplusplus
