@@ -34,18 +34,18 @@
  * (so the message avoids that exact text too).
  *
  * Each probe's typed-probe record (argument types and names,
- * docs/typed-probes.md), so that builds without -G carry it too. It is
- * file-scope asm, not part of the probe macro: it adds no instruction,
- * leaves the code and the stapsdt notes exactly as they were, and works
- * the same in C and C++ at any optimization level. Each record sits in a
- * COMDAT group named after its probe, so the linker keeps one copy
- * however many files include the header. Projects edit generated headers
+ * docs/typed-probes.md), so that builds carry it whatever -G object they
+ * link. The probe macro hands it to sdtkit's <sys/sdt.h> (_SDT_DPROBE_n),
+ * which writes it at the probe's sites: only probes the program fires
+ * get one, once per linked file, -flto included; it adds no instruction
+ * and leaves the code and the stapsdt notes exactly as they were. With
+ * another <sys/sdt.h> the macro is DTRACE_PROBEn, as SystemTap's header
+ * writes it, and -G writes the records. Projects edit generated headers
  * (memcached turns every `char *' into `const char *'), so the types and
  * names are written as octal escapes that no edit of C text matches, and
  * the record says it came from a header: a -G record, made from the .d
- * file, wins over it. Each distinct argument list is spelled once per
- * header, as a macro the probes that share it name. Only for ELF targets
- * of GNU C compilers (gcc, clang); SDTKIT_NO_TYPES leaves the records out.
+ * file, wins over it. Each distinct argument list is spelled once, as a
+ * macro named by a hash of it, which the probes that share it name.
  *
  * The output depends on the model only: no dates, paths or versions.
  */
@@ -72,7 +72,7 @@ _Static_assert(sizeof(SDT_TYPES_OWNER) == 7 && SDT_TYPES_NT == 1,
 
 static const char machinery[] =
 	"#if defined _SYS_SDT_H && !defined _SDT_HAS_SEMAPHORES && "
-	"!defined _SDTKIT_GEN_1\n"
+	"!defined _SDTKIT_GEN_1 && !defined _SDTKIT_GEN_2\n"
 	"#error \"<sys/sdt.h> came before this header without "
 	"_SDT_HAS_SEMAPHORES (no semaphores: _ENABLED() stays 0): include "
 	"this header first, or define _SDT_HAS_SEMAPHORES before "
@@ -87,39 +87,23 @@ static const char machinery[] =
 	"#ifdef __cplusplus\n"
 	"}\n"
 	"#endif\n\n"
-	"#ifndef _SDTKIT_GEN_1\n"
-	"#define _SDTKIT_GEN_1 1\n"
+	"#ifndef _SDTKIT_GEN_2\n"
+	"#define _SDTKIT_GEN_2 1\n"
 	"#if defined STAP_SDT_V1\n"
 	"#define _SDTKIT_ON(p, n) _SDTKIT_READ (n##_semaphore)\n"
-	"#define _SDTKIT_PROBE(p, n, a) _SDTKIT_DECL (n##_semaphore) "
-	"_SDTKIT_TYPES (#p, #n, a)\n"
+	"#define _SDTKIT_SEMA(p, n) _SDTKIT_DECL (n##_semaphore)\n"
 	"#else\n"
 	"#define _SDTKIT_ON(p, n) _SDTKIT_READ (p##_##n##_semaphore)\n"
-	"#define _SDTKIT_PROBE(p, n, a) _SDTKIT_DECL (p##_##n##_semaphore) "
-	"_SDTKIT_TYPES (#p, #n, a)\n"
+	"#define _SDTKIT_SEMA(p, n) _SDTKIT_DECL (p##_##n##_semaphore)\n"
 	"#endif\n"
 	"#define _SDTKIT_READ(s) "
 	"__builtin_expect (*(volatile unsigned short *) &s, 0)\n"
 	"#define _SDTKIT_DECL(s) __extension__ extern unsigned short s "
 	"__attribute__ ((unused, section (\".probes\")))\n"
-	"/* Argument types and names for tools (sdtkit's typed-probe "
-	"records), in octal\n"
-	"   that edits of this text leave alone; SDTKIT_NO_TYPES leaves them "
-	"out. */\n"
-	"#if defined __ELF__ && defined __GNUC__ && !defined SDTKIT_NO_TYPES\n"
-	"#define _SDTKIT_TYPES(p, n, a) ; __asm__ ( \\\n"
-	"\t\".pushsection " SDT_TYPES_SECTION
-	",\\\"G\\\",\\\"note\\\",.sdtkit.\" p \".\" n \",comdat\\n\" \\\n"
-	"\t\".balign 4\\n.4byte 7, 2f - 1f, 1\\n.asciz \\\"" SDT_TYPES_OWNER
-	"\\\"\\n"
-	".balign 4\\n\" \\\n"
-	"\t\"1: .asciz \\\"\" p \"\\\", \\\"\" n \"\\\"\\n.ascii \\\"\" a "
-	"\"\\\"\\n\" \\\n"
-	"\t\".asciz \\\"" SDT_TYPES_FROM_HEADER
-	"\\\"\\n2: .balign 4\\n.popsection\")\n"
-	"#else\n"
-	"#define _SDTKIT_TYPES(p, n, a)\n"
-	"#endif\n"
+	"/* Argument types and names (typed-probe records) in octal, which "
+	"edits of this\n"
+	"   text leave alone, for sdtkit's <sys/sdt.h> to write at the "
+	"probes' sites. */\n"
 	"#endif\n\n";
 
 /*
@@ -228,10 +212,32 @@ static void put_octal(const char *s, struct dg_buf *out)
 	out->data[out->len] = '\0';
 }
 
-static void sig_macro(unsigned k, struct dg_buf *out)
+/*
+ * List K's macro: named by a hash of the list, so that headers included
+ * together (QEMU's, all of provider qemu) define one name alike or two
+ * names, never one name two ways; they stay defined for the probes'
+ * sites.
+ */
+static void sig_macro(const struct sigs *t, unsigned k, struct dg_buf *out)
 {
-	dg_buf_puts(out, SIG_PREFIX);
-	dg_buf_uint(out, k + 1);
+	const struct dg_probe *p = t->first[k];
+	unsigned long long h = 14695981039346656037ULL;
+	char hex[9];
+
+	h = (h ^ p->nargs) * 1099511628211ULL;
+	for (unsigned i = 0; i < p->nargs; i++) {
+		for (const char *c = p->types[i]; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+		h = (h ^ 0x100) * 1099511628211ULL;
+		for (const char *c = p->names[i]; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+		h = (h ^ 0x101) * 1099511628211ULL;
+	}
+	for (int d = 0; d < 8; d++, h /= 62)
+		hex[d] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ"
+			 "RSTUVWXYZ"[h % 62];
+	hex[8] = '\0';
+	dg_buf_cat(out, SIG_PREFIX, hex, NULL);
 }
 
 static void sig_defines(const struct sigs *t, struct dg_buf *out)
@@ -243,7 +249,7 @@ static void sig_defines(const struct sigs *t, struct dg_buf *out)
 
 		snprintf(count, sizeof(count), "%u", p->nargs);
 		dg_buf_puts(out, "#define ");
-		sig_macro((unsigned)k, out);
+		sig_macro(t, (unsigned)k, out);
 		dg_buf_puts(out, " \"");
 		put_octal(count, out);
 		for (unsigned i = 0; i < p->nargs; i++) {
@@ -254,13 +260,50 @@ static void sig_defines(const struct sigs *t, struct dg_buf *out)
 	}
 }
 
-static void sig_undefs(const struct sigs *t, struct dg_buf *out)
+/*
+ * _SDTKIT_Pn for each argument count n the probes have: with sdtkit's
+ * <sys/sdt.h>, its probe that writes the .d record at the site; with
+ * another, DTRACE_PROBEn. Outside the shared guard: headers included
+ * together each define the counts they use, alike.
+ */
+static void fire_macros(const struct dg_model *m, struct dg_buf *out)
 {
-	for (size_t k = 0; k < t->n; k++) {
-		dg_buf_puts(out, "#undef ");
-		sig_macro((unsigned)k, out);
+	unsigned char used[SDT_MAX_ARGS + 1] = { 0 };
+
+	for (size_t i = 0; i < m->nprobes; i++)
+		used[m->probes[i].nargs] = 1;
+	dg_buf_puts(out, "#ifdef _SDT_DPROBE_1\n");
+	for (unsigned n = 0; n <= SDT_MAX_ARGS; n++) {
+		if (!used[n])
+			continue;
+		dg_buf_puts(out, "#define _SDTKIT_P");
+		dg_buf_uint(out, n);
+		dg_buf_puts(out, " _SDT_DPROBE_");
+		dg_buf_uint(out, n);
 		dg_buf_puts(out, "\n");
 	}
+	dg_buf_puts(out, "#else\n");
+	for (unsigned n = 0; n <= SDT_MAX_ARGS; n++) {
+		if (!used[n])
+			continue;
+		dg_buf_puts(out, "#define _SDTKIT_P");
+		dg_buf_uint(out, n);
+		dg_buf_puts(out, "(s, p, n");
+		for (unsigned i = 1; i <= n; i++) {
+			dg_buf_puts(out, ", a");
+			dg_buf_uint(out, i);
+		}
+		dg_buf_puts(out, ") DTRACE_PROBE");
+		if (n)
+			dg_buf_uint(out, n);
+		dg_buf_puts(out, " (p, n");
+		for (unsigned i = 1; i <= n; i++) {
+			dg_buf_puts(out, ", a");
+			dg_buf_uint(out, i);
+		}
+		dg_buf_puts(out, ")\n");
+	}
+	dg_buf_puts(out, "#endif\n");
 }
 
 static void comment(const struct dg_probe *p, struct dg_buf *out)
@@ -279,7 +322,8 @@ static void enabled(const struct dg_probe *p, struct dg_buf *out)
 		   p->provider, ", ", p->name, ")\n", NULL);
 }
 
-static void fire(const struct dg_probe *p, struct dg_buf *out)
+static void fire(const struct dg_probe *p, const struct sigs *t, unsigned k,
+		 struct dg_buf *out)
 {
 	unsigned i;
 
@@ -288,10 +332,11 @@ static void fire(const struct dg_probe *p, struct dg_buf *out)
 		dg_buf_puts(out, i ? ", arg" : "arg");
 		dg_buf_uint(out, i + 1);
 	}
-	dg_buf_puts(out, ") DTRACE_PROBE");
-	if (p->nargs)
-		dg_buf_uint(out, p->nargs);
-	dg_buf_cat(out, " (", p->provider, ", ", p->name, NULL);
+	dg_buf_puts(out, ") _SDTKIT_P");
+	dg_buf_uint(out, p->nargs);
+	dg_buf_puts(out, " (");
+	sig_macro(t, k, out);
+	dg_buf_cat(out, ", ", p->provider, ", ", p->name, NULL);
 	for (i = 0; i < p->nargs; i++) {
 		dg_buf_puts(out, ", arg");
 		dg_buf_uint(out, i + 1);
@@ -299,13 +344,11 @@ static void fire(const struct dg_probe *p, struct dg_buf *out)
 	dg_buf_puts(out, ")\n");
 }
 
-/* Its semaphore, and its record from argument list K. */
-static void declare(const struct dg_probe *p, unsigned k, struct dg_buf *out)
+/* Its semaphore. */
+static void declare(const struct dg_probe *p, struct dg_buf *out)
 {
-	dg_buf_cat(out, "_SDTKIT_PROBE (", p->provider, ", ", p->name, ", ",
+	dg_buf_cat(out, "_SDTKIT_SEMA (", p->provider, ", ", p->name, ");\n",
 		   NULL);
-	sig_macro(k, out);
-	dg_buf_puts(out, ");\n");
 }
 
 /* About the bytes the text for P takes, so the buffer grows once. */
@@ -353,17 +396,15 @@ void dg_header_write(const struct dg_model *m, struct dg_buf *out)
 			 "description: do not edit. */\n\n");
 	dg_buf_add(out, machinery, sizeof(machinery) - 1);
 	sig_defines(&t, out);
+	fire_macros(m, out);
 	for (i = 0; i < m->nprobes; i++) {
 		const struct dg_probe *p = &m->probes[i];
 
 		dg_buf_puts(out, "\n");
 		comment(p, out);
 		enabled(p, out);
-		fire(p, out);
-		declare(p, t.use[i], out);
+		fire(p, &t, t.use[i], out);
+		declare(p, out);
 	}
-	if (t.n)
-		dg_buf_puts(out, "\n");
-	sig_undefs(&t, out);
 	sigs_free(&t);
 }

@@ -27,12 +27,18 @@
  * Symbols are hidden unless STAP_SDT_V2 or V1 is defined (-D), as with
  * SystemTap; V1 also names them `probe_semaphore', without the provider.
  *
- * The object also carries every probe's typed-probe record (argument
- * types and names, docs/typed-probes.md) in a note section of its own;
- * it holds no address, so it needs no relocation and links anywhere.
+ * The object also carries typed-probe records (argument types and names,
+ * docs/typed-probes.md) in a note section of its own; they hold no
+ * address, so they need no relocation and link anywhere. Only for the
+ * probes that have a site in the objects given, and that the objects do
+ * not already describe as the .d file does (sdtkit's <sys/sdt.h> writes
+ * the generated header's record at each site): a program that fires 3
+ * of a provider's 100 probes carries 3 records. Without objects, or
+ * with an archive among them, every probe's, as before.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -40,6 +46,7 @@
 
 #include "dtrace-gen.h"
 #include "elfobj.h"
+#include "note.h"
 #include "target.h"
 #include "typerec.h"
 
@@ -393,6 +400,116 @@ static int v1_clash(const struct dg_object *obj, const struct dg_model *m,
 	return r ? -1 : 0;
 }
 
+/* The index of PROVIDER:NAME in M, or -1. */
+static long probe_index(const struct dg_model *m, const char *provider,
+			const char *name)
+{
+	for (size_t i = 0; i < m->nprobes; i++) {
+		if (!strcmp(m->probes[i].provider, provider) &&
+		    !strcmp(m->probes[i].name, name))
+			return (long)i;
+	}
+	return -1;
+}
+
+/*
+ * Whether type note N is a generated header's record (marked "header",
+ * not "usdt") of probe P of M that says what the .d file says.
+ */
+static long header_record_of(const struct dg_model *m,
+			     const struct sdt_type_note *n)
+{
+	const unsigned char *at = (const unsigned char *)n->desc;
+	const unsigned char *end = at + n->size;
+	const char *provider = sdt_note_take_str(&at, end);
+	const char *name = provider ? sdt_note_take_str(&at, end) : NULL;
+	const char *count = name ? sdt_note_take_str(&at, end) : NULL;
+	const char *from, *kind;
+	char want[16];
+	long i;
+
+	if (!count || (i = probe_index(m, provider, name)) < 0)
+		return -1;
+	snprintf(want, sizeof(want), "%u", m->probes[i].nargs);
+	if (strcmp(count, want))
+		return -1;
+	for (unsigned a = 0; a < m->probes[i].nargs; a++) {
+		const char *type = sdt_note_take_str(&at, end);
+		const char *arg = type ? sdt_note_take_str(&at, end) : NULL;
+
+		if (!arg || strcmp(type, m->probes[i].types[a]) ||
+		    strcmp(arg, m->probes[i].names[a]))
+			return -1;
+	}
+	from = at < end ? sdt_note_take_str(&at, end) : NULL;
+	kind = at < end ? sdt_note_take_str(&at, end) : NULL;
+	if (!from || strcmp(from, SDT_TYPES_FROM_HEADER) ||
+	    (kind && !strcmp(kind, SDT_TYPES_FROM_USDT)))
+		return -1;
+	return i;
+}
+
+/*
+ * Which probes of M get a record (WANT[i] set): those with a site in some
+ * object and no header record in any. 1 when the objects cannot tell
+ * (none given or none readable, an archive): then every probe.
+ */
+static int records_wanted(const struct dg_model *m,
+			  const struct dg_object_opts *o, unsigned char *want,
+			  unsigned char *described)
+{
+	size_t nread = 0;
+
+	for (size_t k = 0; k < o->nobjects; k++) {
+		int fd = open(o->objects[k], O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		char *real = fd < 0 ? NULL : libtool_object(fd, o->objects[k]);
+		const char *path = real ? real : o->objects[k];
+		char magic[8], err[256];
+		struct sdt_elf f;
+
+		if (fd >= 0)
+			close(fd);
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0 && read(fd, magic, 8) == 8 &&
+		    !memcmp(magic, "!<arch>\n", 8)) {
+			close(fd);
+			free(real);
+			return 1;
+		}
+		if (fd < 0) { /* missing (warned about): not given */
+			free(real);
+			continue;
+		}
+		close(fd);
+		nread++;
+		/* LLVM bitcode (-flto): its sites write their own records. */
+		if (sdt_elf_open(&f, path, err, sizeof(err))) {
+			free(real);
+			continue;
+		}
+		free(real);
+		for (size_t i = 0; i < f.nprobes; i++) {
+			long p = probe_index(m, f.probes[i].note.provider,
+					     f.probes[i].note.name);
+
+			if (p >= 0)
+				want[p] = 1;
+		}
+		for (size_t i = 0; i < f.ntype_notes; i++) {
+			long p = header_record_of(m, &f.type_notes[i]);
+
+			if (p >= 0)
+				described[p] = 1;
+		}
+		sdt_elf_close(&f);
+	}
+	if (!nread)
+		return 1;
+	for (size_t i = 0; i < m->nprobes; i++)
+		want[i] &= !described[i];
+	return 0;
+}
+
 static struct sdt_typerec typerec_of(const struct dg_probe *p)
 {
 	struct sdt_typerec r = { .provider = p->provider,
@@ -403,25 +520,39 @@ static struct sdt_typerec typerec_of(const struct dg_probe *p)
 	return r;
 }
 
-/* The records of all probes, in declaration order, in the target's order. */
-static int encode_types(struct dg_object *obj, const struct dg_model *m)
+/*
+ * The records of the probes records_wanted() picks, in declaration order,
+ * in the target's byte order.
+ */
+static int encode_types(struct dg_object *obj, const struct dg_model *m,
+			const struct dg_object_opts *o)
 {
-	size_t i, size = 0, at = 0;
+	size_t i, size = 0, at = 0, n = m->nprobes ? m->nprobes : 1;
+	unsigned char *want = calloc(n, 2);
 
+	if (!want)
+		return -1;
+	if (records_wanted(m, o, want, want + n))
+		memset(want, 1, n);
 	for (i = 0; i < m->nprobes; i++) {
 		struct sdt_typerec r = typerec_of(&m->probes[i]);
 
-		size += sdt_typerec_size(&r);
+		if (want[i])
+			size += sdt_typerec_size(&r);
 	}
 	obj->types = malloc(size ? size : 1);
-	if (!obj->types)
+	if (!obj->types) {
+		free(want);
 		return -1;
+	}
 	for (i = 0; i < m->nprobes; i++) {
 		struct sdt_typerec r = typerec_of(&m->probes[i]);
 
-		at += sdt_typerec_encode(&obj->sema.target, &r,
-					 obj->types + at);
+		if (want[i])
+			at += sdt_typerec_encode(&obj->sema.target, &r,
+						 obj->types + at);
 	}
+	free(want);
 	obj->sema.extra_notes = obj->types;
 	obj->sema.extra_notes_size = size;
 	return 0;
@@ -434,7 +565,7 @@ int dg_object_prepare(struct dg_object *obj, const struct dg_model *m,
 	if (choose_target(&obj->sema.target, o, diag))
 		return -1;
 	obj->symbols = calloc(m->nprobes + 1, sizeof(*obj->symbols));
-	if (!obj->symbols || encode_types(obj, m)) {
+	if (!obj->symbols || encode_types(obj, m, o)) {
 		dg_error(diag, NULL, "out of memory");
 		return -1;
 	}

@@ -811,12 +811,10 @@ int dg_parse(struct dg_model *m, const char *file_name, const char *text,
 	p.diag = diag;
 	dg_lexer_init(&p.lx, file_name, text, len, cpp_done, &m->arena, diag);
 	err = file(&p);
+	/* A file with no provider (QEMU generates ten) is valid and gives
+	 * outputs without probes, silently, as with SystemTap's dtrace. */
 	if (!err && m->arena.failed)
 		err = nomem(&p);
-	if (!err && !m->nproviders)
-		dg_warning(diag, file_name,
-			   "no provider is declared: the output declares no "
-			   "probes");
 	dg_strset_free(&p.probes);
 	dg_strset_free(&p.macros);
 	dg_strset_free(&p.semas);

@@ -55,7 +55,8 @@
  * (__int128, long double, _Complex), pass their first bytes, up to 8, as
  * an unsigned integer (so a 3-byte struct is 4 bytes, zero-padded), as the
  * bytes lie in memory: a tracer reads the first field of a small struct
- * the way it would through a pointer. Pass a pointer for the rest.
+ * the way it would through a pointer. Pass a pointer for the rest. A C23
+ * _BitInt of up to 64 bits passes as a long long or unsigned long long.
  *
  * The note gives each argument's place and size only; the type the
  * compiler sees (integers, bool, char *, const char *, other pointers,
@@ -295,11 +296,29 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 					 sizeof(__usdt_v));                    \
 		__usdt_b;                                                      \
 	}))
-/* v, a local: not a struct, union or _Complex, and of 1, 2, 4 or 8 bytes. */
+/*
+ * v, a local: not a struct, union, _Complex or _BitInt, and of 1, 2, 4 or
+ * 8 bytes. A _BitInt of up to 64 bits (class 18; -1, no class, in clang
+ * up to 15) is passed as long long or unsigned long long, as its sign
+ * says: clang takes no _BitInt as an asm operand. A wider one passes its
+ * first bytes, as a struct does.
+ */
 #define _USDT_SCALAR(v)                                                        \
 	(_SDT_CLASS(v) != 9 && _SDT_CLASS(v) != 12 && _SDT_CLASS(v) != 13 &&  \
-	 (sizeof(v) & (sizeof(v) - 1)) == 0 && sizeof(v) <= 8)
-#define _USDT_ARG(v) __builtin_choose_expr(_USDT_SCALAR(v), (v), _USDT_BYTES(v))
+	 !_USDT_IS_BITINT(v) && (sizeof(v) & (sizeof(v) - 1)) == 0 &&          \
+	 sizeof(v) <= 8)
+#define _USDT_IS_BITINT(v) (_SDT_CLASS(v) == 18 || _SDT_CLASS(v) == -1)
+#define _USDT_BITINT_OF(v) __builtin_choose_expr(_USDT_IS_BITINT(v), (v), 0)
+#define _USDT_BITINT(v)                                                        \
+	__builtin_choose_expr(                                                 \
+		(__typeof__(_USDT_BITINT_OF(v)))-1 < 0,                        \
+		(long long)_USDT_BITINT_OF(v),                                 \
+		(unsigned long long)_USDT_BITINT_OF(v))
+#define _USDT_ARG(v)                                                           \
+	__builtin_choose_expr(                                                 \
+		_USDT_SCALAR(v), (v),                                          \
+		__builtin_choose_expr(_USDT_IS_BITINT(v) && sizeof(v) <= 8,     \
+				      _USDT_BITINT(v), _USDT_BYTES(v)))
 #define _USDT_CODE_OP(i, x) "n"(_SDT_CODE_AT(i, __usdt_v##i))
 #define _USDT_LET(i, x)                                                        \
 	__typeof__(_SDT_RVALUE(x)) __usdt_v##i = (x);                          \

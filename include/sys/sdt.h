@@ -855,21 +855,27 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
  *     11 unsigned long long  12 bool  13 char *  14 const char *
  *     16 void * (any other pointer, array or function)  17 float
  *     18 double  0 anything else: an empty type, "not known";
- * - the codes are "n" operands of the asm statement that already puts
- *   _.stapsdt.base (no instruction, the probe's own statement untouched);
- *   it sets them as assembler symbols, .L__sdt_cI, and .L__sdt_w to 1 the
- *   first time the unit sees this probe with these codes;
- * - a second statement, with no operands (so nothing in an argument's
- *   text, `%' or `{|}', is taken for an operand or a dialect), writes the
- *   record when .L__sdt_w says so, the names as the argument's text
- *   stringized twice: a C string literal, which is also an assembler one;
+ * - the codes are "n" operands of the probe's own statement, after its
+ *   operands (a statement of their own past 9 arguments: 30 operands at
+ *   most), printed only into assembler symbols, .L__sdt_cI, with
+ *   .L__sdt_w set to 1 the first time the unit sees this probe with these
+ *   codes: no instruction, the note's bytes unchanged;
+ * - the statement that puts _.stapsdt.base, which has no operands (so
+ *   nothing in an argument's text, `%' or `{|}', is taken for an operand
+ *   or a dialect), writes the record when .L__sdt_w says so, the names
+ *   as the argument's text stringized twice: a C string literal, which
+ *   is also an assembler one;
  * - the record is in a comdat group per probe: the link keeps one, LTO
  *   included; the macro turning codes into text is defined once per
  *   assembler stream (an .ifndef on its own symbol, in every statement
  *   that may be first: LTO partitions are streams of their own).
  * The record is marked "header" then "usdt": a .d file's record wins, and
- * records of sites that pass other types are merged, not reported.
- * ELF only; SDTKIT_NO_TYPES leaves them out.
+ * records of sites that pass other types are merged, not reported. A
+ * header dtrace-gen wrote gives its probes the .d file's record instead
+ * (_SDT_DPROBE_n). Each argument's text reaches the compiler a handful
+ * of times per probe, and no statement is added: measured against
+ * SystemTap's header by bench/sdt-compile.sh. ELF only; SDTKIT_NO_TYPES
+ * leaves them out.
  */
 #if defined(__ELF__) && !defined(SDTKIT_NO_TYPES)
 #ifdef __cplusplus
@@ -947,20 +953,12 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 
 /*
  * "__sdt_type CODE": the type's text, empty for 0. Defined once per
- * assembler stream, in the statement that first needs it.
+ * assembler stream, in the statement that first needs it. One string
+ * token, so one line: .if on the code, "signed "/"unsigned " first, then
+ * char, short, int, long, long long (1 to 11), bool (12), char * (13),
+ * const char * (14), void * (16), float (17), double (18).
  */
-#define _SDT_TYPE_MACRO                                                        \
-	".ifndef .L__sdt_tm\n.set .L__sdt_tm,1\n.macro __sdt_type c\n"        \
-	".if \\c==2\n.ascii \"signed \"\n"                                     \
-	".elseif \\c&1&&\\c>2&&\\c<12\n.ascii \"unsigned \"\n.endif\n"          \
-	".if \\c==0\n.elseif \\c<4\n.ascii \"char\"\n"                          \
-	".elseif \\c<6\n.ascii \"short\"\n.elseif \\c<8\n.ascii \"int\"\n"       \
-	".elseif \\c<10\n.ascii \"long\"\n.elseif \\c<12\n.ascii \"long long\"\n" \
-	".elseif \\c==12\n.ascii \"bool\"\n.elseif \\c==13\n.ascii \"char *\"\n" \
-	".elseif \\c==14\n.ascii \"const char *\"\n"                            \
-	".elseif \\c==16\n.ascii \"void *\"\n"                                  \
-	".elseif \\c==17\n.ascii \"float\"\n"                                   \
-	".elseif \\c==18\n.ascii \"double\"\n.endif\n.byte 0\n.endm\n.endif\n"
+#define _SDT_TYPE_MACRO ".ifndef .L__sdt_tm\n.set .L__sdt_tm,1\n.macro __sdt_type c\n.if \\c==2\n.ascii \"signed \"\n.elseif \\c&1&&\\c>2&&\\c<12\n.ascii \"unsigned \"\n.endif\n.if \\c==0\n.elseif \\c<4\n.ascii \"char\"\n.elseif \\c<6\n.ascii \"short\"\n.elseif \\c<8\n.ascii \"int\"\n.elseif \\c<10\n.ascii \"long\"\n.elseif \\c<12\n.ascii \"long long\"\n.elseif \\c==12\n.ascii \"bool\"\n.elseif \\c==13\n.ascii \"char *\"\n.elseif \\c==14\n.ascii \"const char *\"\n.elseif \\c==16\n.ascii \"void *\"\n.elseif \\c==17\n.ascii \"float\"\n.elseif \\c==18\n.ascii \"double\"\n.endif\n.byte 0\n.endm\n.endif\n"
 
 /* The codes' statement; K: ".%c0.%c1...", S: ".set .L__sdt_c1,%c0\n...". */
 #define _SDT_REC_CODES(provider, name, K, S)                                  \
@@ -969,13 +967,11 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 	".set .L__sdt_w,1\n.else\n.set .L__sdt_w,0\n.endif\n" S
 /* The record's statement; NAMES: each type and name. */
 #define _SDT_REC_TEXT(provider, name, n, names)                                \
-	".if .L__sdt_w\n"                                                     \
-	".pushsection .note.sdtkit,\"G\",\"note\",.sdtkit.sdt."               \
-	_SDT_STR(provider) "." _SDT_STR(name) ",comdat\n"                     \
-	".balign 4\n.4byte 7,996f-995f,1\n.asciz \"sdtkit\"\n.balign 4\n"     \
-	"995: .asciz \"" _SDT_STR(provider) "\",\"" _SDT_STR(name) "\",\""  \
-	#n "\"\n" names ".asciz \"header\",\"usdt\"\n996: .balign 4\n"        \
-	".popsection\n.endif\n"
+	".if .L__sdt_w\n.pushsection .note.sdtkit,\"G\",\"note\",.sdtkit.sdt." \
+	_SDT_STR(provider) "." _SDT_STR(name) ",comdat\n.balign 4\n"          \
+	".4byte 7,996f-995f,1\n.asciz \"sdtkit\"\n.balign 4\n995: .asciz \"" \
+	_SDT_STR(provider) "\",\"" _SDT_STR(name) "\",\"" #n "\"\n" names    \
+	".asciz \"header\",\"usdt\"\n996: .balign 4\n.popsection\n.endif\n"
 #define _SDT_NAME_LINE(i, x)                                                   \
 	"__sdt_type .L__sdt_c" #i "\n.asciz " _SDT_STR(#x) "\n"
 #define _SDT_CODE_OP(i, x) "n"(_SDT_CODE_AT(i, x))
@@ -1037,122 +1033,48 @@ _SDT_CODE_OF(decltype(nullptr), 0)
  * argument operands, before the site's (named) one: from operand 2n in
  * registers, 2n + 2 in a frame block. More arguments: a statement of
  * their own. _SDT_RK_n and _SDT_RS_n are _SDT_K_n and _SDT_S_n for them
- * in the probe's statement.
+ * in the probe's statement, each one string token (tokens, more than
+ * bytes, are what the compiler's preprocessor spends its time on).
  */
 #if _SDT_ARG_IN_FRAME
-#define _SDT_RC(n, i) _SDT_RC_F##n##_##i
+#define _SDT_RK_1 ".%c4"
+#define _SDT_RS_1 ".set .L__sdt_c1,%c4\n"
+#define _SDT_RK_2 ".%c6.%c7"
+#define _SDT_RS_2 ".set .L__sdt_c1,%c6\n.set .L__sdt_c2,%c7\n"
+#define _SDT_RK_3 ".%c8.%c9.%c10"
+#define _SDT_RS_3 ".set .L__sdt_c1,%c8\n.set .L__sdt_c2,%c9\n.set .L__sdt_c3,%c10\n"
+#define _SDT_RK_4 ".%c10.%c11.%c12.%c13"
+#define _SDT_RS_4 ".set .L__sdt_c1,%c10\n.set .L__sdt_c2,%c11\n.set .L__sdt_c3,%c12\n.set .L__sdt_c4,%c13\n"
+#define _SDT_RK_5 ".%c12.%c13.%c14.%c15.%c16"
+#define _SDT_RS_5 ".set .L__sdt_c1,%c12\n.set .L__sdt_c2,%c13\n.set .L__sdt_c3,%c14\n.set .L__sdt_c4,%c15\n.set .L__sdt_c5,%c16\n"
+#define _SDT_RK_6 ".%c14.%c15.%c16.%c17.%c18.%c19"
+#define _SDT_RS_6 ".set .L__sdt_c1,%c14\n.set .L__sdt_c2,%c15\n.set .L__sdt_c3,%c16\n.set .L__sdt_c4,%c17\n.set .L__sdt_c5,%c18\n.set .L__sdt_c6,%c19\n"
+#define _SDT_RK_7 ".%c16.%c17.%c18.%c19.%c20.%c21.%c22"
+#define _SDT_RS_7 ".set .L__sdt_c1,%c16\n.set .L__sdt_c2,%c17\n.set .L__sdt_c3,%c18\n.set .L__sdt_c4,%c19\n.set .L__sdt_c5,%c20\n.set .L__sdt_c6,%c21\n.set .L__sdt_c7,%c22\n"
+#define _SDT_RK_8 ".%c18.%c19.%c20.%c21.%c22.%c23.%c24.%c25"
+#define _SDT_RS_8 ".set .L__sdt_c1,%c18\n.set .L__sdt_c2,%c19\n.set .L__sdt_c3,%c20\n.set .L__sdt_c4,%c21\n.set .L__sdt_c5,%c22\n.set .L__sdt_c6,%c23\n.set .L__sdt_c7,%c24\n.set .L__sdt_c8,%c25\n"
+#define _SDT_RK_9 ".%c20.%c21.%c22.%c23.%c24.%c25.%c26.%c27.%c28"
+#define _SDT_RS_9 ".set .L__sdt_c1,%c20\n.set .L__sdt_c2,%c21\n.set .L__sdt_c3,%c22\n.set .L__sdt_c4,%c23\n.set .L__sdt_c5,%c24\n.set .L__sdt_c6,%c25\n.set .L__sdt_c7,%c26\n.set .L__sdt_c8,%c27\n.set .L__sdt_c9,%c28\n"
 #else
-#define _SDT_RC(n, i) _SDT_RC_R##n##_##i
+#define _SDT_RK_1 ".%c2"
+#define _SDT_RS_1 ".set .L__sdt_c1,%c2\n"
+#define _SDT_RK_2 ".%c4.%c5"
+#define _SDT_RS_2 ".set .L__sdt_c1,%c4\n.set .L__sdt_c2,%c5\n"
+#define _SDT_RK_3 ".%c6.%c7.%c8"
+#define _SDT_RS_3 ".set .L__sdt_c1,%c6\n.set .L__sdt_c2,%c7\n.set .L__sdt_c3,%c8\n"
+#define _SDT_RK_4 ".%c8.%c9.%c10.%c11"
+#define _SDT_RS_4 ".set .L__sdt_c1,%c8\n.set .L__sdt_c2,%c9\n.set .L__sdt_c3,%c10\n.set .L__sdt_c4,%c11\n"
+#define _SDT_RK_5 ".%c10.%c11.%c12.%c13.%c14"
+#define _SDT_RS_5 ".set .L__sdt_c1,%c10\n.set .L__sdt_c2,%c11\n.set .L__sdt_c3,%c12\n.set .L__sdt_c4,%c13\n.set .L__sdt_c5,%c14\n"
+#define _SDT_RK_6 ".%c12.%c13.%c14.%c15.%c16.%c17"
+#define _SDT_RS_6 ".set .L__sdt_c1,%c12\n.set .L__sdt_c2,%c13\n.set .L__sdt_c3,%c14\n.set .L__sdt_c4,%c15\n.set .L__sdt_c5,%c16\n.set .L__sdt_c6,%c17\n"
+#define _SDT_RK_7 ".%c14.%c15.%c16.%c17.%c18.%c19.%c20"
+#define _SDT_RS_7 ".set .L__sdt_c1,%c14\n.set .L__sdt_c2,%c15\n.set .L__sdt_c3,%c16\n.set .L__sdt_c4,%c17\n.set .L__sdt_c5,%c18\n.set .L__sdt_c6,%c19\n.set .L__sdt_c7,%c20\n"
+#define _SDT_RK_8 ".%c16.%c17.%c18.%c19.%c20.%c21.%c22.%c23"
+#define _SDT_RS_8 ".set .L__sdt_c1,%c16\n.set .L__sdt_c2,%c17\n.set .L__sdt_c3,%c18\n.set .L__sdt_c4,%c19\n.set .L__sdt_c5,%c20\n.set .L__sdt_c6,%c21\n.set .L__sdt_c7,%c22\n.set .L__sdt_c8,%c23\n"
+#define _SDT_RK_9 ".%c18.%c19.%c20.%c21.%c22.%c23.%c24.%c25.%c26"
+#define _SDT_RS_9 ".set .L__sdt_c1,%c18\n.set .L__sdt_c2,%c19\n.set .L__sdt_c3,%c20\n.set .L__sdt_c4,%c21\n.set .L__sdt_c5,%c22\n.set .L__sdt_c6,%c23\n.set .L__sdt_c7,%c24\n.set .L__sdt_c8,%c25\n.set .L__sdt_c9,%c26\n"
 #endif
-#define _SDT_RC_R1_1 "2"
-#define _SDT_RC_R2_1 "4"
-#define _SDT_RC_R2_2 "5"
-#define _SDT_RC_R3_1 "6"
-#define _SDT_RC_R3_2 "7"
-#define _SDT_RC_R3_3 "8"
-#define _SDT_RC_R4_1 "8"
-#define _SDT_RC_R4_2 "9"
-#define _SDT_RC_R4_3 "10"
-#define _SDT_RC_R4_4 "11"
-#define _SDT_RC_R5_1 "10"
-#define _SDT_RC_R5_2 "11"
-#define _SDT_RC_R5_3 "12"
-#define _SDT_RC_R5_4 "13"
-#define _SDT_RC_R5_5 "14"
-#define _SDT_RC_R6_1 "12"
-#define _SDT_RC_R6_2 "13"
-#define _SDT_RC_R6_3 "14"
-#define _SDT_RC_R6_4 "15"
-#define _SDT_RC_R6_5 "16"
-#define _SDT_RC_R6_6 "17"
-#define _SDT_RC_R7_1 "14"
-#define _SDT_RC_R7_2 "15"
-#define _SDT_RC_R7_3 "16"
-#define _SDT_RC_R7_4 "17"
-#define _SDT_RC_R7_5 "18"
-#define _SDT_RC_R7_6 "19"
-#define _SDT_RC_R7_7 "20"
-#define _SDT_RC_R8_1 "16"
-#define _SDT_RC_R8_2 "17"
-#define _SDT_RC_R8_3 "18"
-#define _SDT_RC_R8_4 "19"
-#define _SDT_RC_R8_5 "20"
-#define _SDT_RC_R8_6 "21"
-#define _SDT_RC_R8_7 "22"
-#define _SDT_RC_R8_8 "23"
-#define _SDT_RC_R9_1 "18"
-#define _SDT_RC_R9_2 "19"
-#define _SDT_RC_R9_3 "20"
-#define _SDT_RC_R9_4 "21"
-#define _SDT_RC_R9_5 "22"
-#define _SDT_RC_R9_6 "23"
-#define _SDT_RC_R9_7 "24"
-#define _SDT_RC_R9_8 "25"
-#define _SDT_RC_R9_9 "26"
-#define _SDT_RC_F1_1 "4"
-#define _SDT_RC_F2_1 "6"
-#define _SDT_RC_F2_2 "7"
-#define _SDT_RC_F3_1 "8"
-#define _SDT_RC_F3_2 "9"
-#define _SDT_RC_F3_3 "10"
-#define _SDT_RC_F4_1 "10"
-#define _SDT_RC_F4_2 "11"
-#define _SDT_RC_F4_3 "12"
-#define _SDT_RC_F4_4 "13"
-#define _SDT_RC_F5_1 "12"
-#define _SDT_RC_F5_2 "13"
-#define _SDT_RC_F5_3 "14"
-#define _SDT_RC_F5_4 "15"
-#define _SDT_RC_F5_5 "16"
-#define _SDT_RC_F6_1 "14"
-#define _SDT_RC_F6_2 "15"
-#define _SDT_RC_F6_3 "16"
-#define _SDT_RC_F6_4 "17"
-#define _SDT_RC_F6_5 "18"
-#define _SDT_RC_F6_6 "19"
-#define _SDT_RC_F7_1 "16"
-#define _SDT_RC_F7_2 "17"
-#define _SDT_RC_F7_3 "18"
-#define _SDT_RC_F7_4 "19"
-#define _SDT_RC_F7_5 "20"
-#define _SDT_RC_F7_6 "21"
-#define _SDT_RC_F7_7 "22"
-#define _SDT_RC_F8_1 "18"
-#define _SDT_RC_F8_2 "19"
-#define _SDT_RC_F8_3 "20"
-#define _SDT_RC_F8_4 "21"
-#define _SDT_RC_F8_5 "22"
-#define _SDT_RC_F8_6 "23"
-#define _SDT_RC_F8_7 "24"
-#define _SDT_RC_F8_8 "25"
-#define _SDT_RC_F9_1 "20"
-#define _SDT_RC_F9_2 "21"
-#define _SDT_RC_F9_3 "22"
-#define _SDT_RC_F9_4 "23"
-#define _SDT_RC_F9_5 "24"
-#define _SDT_RC_F9_6 "25"
-#define _SDT_RC_F9_7 "26"
-#define _SDT_RC_F9_8 "27"
-#define _SDT_RC_F9_9 "28"
-#define _SDT_RK_1 ".%c" _SDT_RC(1, 1)
-#define _SDT_RS_1 ".set .L__sdt_c1,%c" _SDT_RC(1, 1) "\n"
-#define _SDT_RK_2 ".%c" _SDT_RC(2, 1) ".%c" _SDT_RC(2, 2)
-#define _SDT_RS_2 ".set .L__sdt_c1,%c" _SDT_RC(2, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(2, 2) "\n"
-#define _SDT_RK_3 ".%c" _SDT_RC(3, 1) ".%c" _SDT_RC(3, 2) ".%c" _SDT_RC(3, 3)
-#define _SDT_RS_3 ".set .L__sdt_c1,%c" _SDT_RC(3, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(3, 2) "\n" ".set .L__sdt_c3,%c" _SDT_RC(3, 3) "\n"
-#define _SDT_RK_4 ".%c" _SDT_RC(4, 1) ".%c" _SDT_RC(4, 2) ".%c" _SDT_RC(4, 3) ".%c" _SDT_RC(4, 4)
-#define _SDT_RS_4 ".set .L__sdt_c1,%c" _SDT_RC(4, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(4, 2) "\n" ".set .L__sdt_c3,%c" _SDT_RC(4, 3) "\n" ".set .L__sdt_c4,%c" _SDT_RC(4, 4) "\n"
-#define _SDT_RK_5 ".%c" _SDT_RC(5, 1) ".%c" _SDT_RC(5, 2) ".%c" _SDT_RC(5, 3) ".%c" _SDT_RC(5, 4) ".%c" _SDT_RC(5, 5)
-#define _SDT_RS_5 ".set .L__sdt_c1,%c" _SDT_RC(5, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(5, 2) "\n" ".set .L__sdt_c3,%c" _SDT_RC(5, 3) "\n" ".set .L__sdt_c4,%c" _SDT_RC(5, 4) "\n" ".set .L__sdt_c5,%c" _SDT_RC(5, 5) "\n"
-#define _SDT_RK_6 ".%c" _SDT_RC(6, 1) ".%c" _SDT_RC(6, 2) ".%c" _SDT_RC(6, 3) ".%c" _SDT_RC(6, 4) ".%c" _SDT_RC(6, 5) ".%c" _SDT_RC(6, 6)
-#define _SDT_RS_6 ".set .L__sdt_c1,%c" _SDT_RC(6, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(6, 2) "\n" ".set .L__sdt_c3,%c" _SDT_RC(6, 3) "\n" ".set .L__sdt_c4,%c" _SDT_RC(6, 4) "\n" ".set .L__sdt_c5,%c" _SDT_RC(6, 5) "\n" ".set .L__sdt_c6,%c" _SDT_RC(6, 6) "\n"
-#define _SDT_RK_7 ".%c" _SDT_RC(7, 1) ".%c" _SDT_RC(7, 2) ".%c" _SDT_RC(7, 3) ".%c" _SDT_RC(7, 4) ".%c" _SDT_RC(7, 5) ".%c" _SDT_RC(7, 6) ".%c" _SDT_RC(7, 7)
-#define _SDT_RS_7 ".set .L__sdt_c1,%c" _SDT_RC(7, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(7, 2) "\n" ".set .L__sdt_c3,%c" _SDT_RC(7, 3) "\n" ".set .L__sdt_c4,%c" _SDT_RC(7, 4) "\n" ".set .L__sdt_c5,%c" _SDT_RC(7, 5) "\n" ".set .L__sdt_c6,%c" _SDT_RC(7, 6) "\n" ".set .L__sdt_c7,%c" _SDT_RC(7, 7) "\n"
-#define _SDT_RK_8 ".%c" _SDT_RC(8, 1) ".%c" _SDT_RC(8, 2) ".%c" _SDT_RC(8, 3) ".%c" _SDT_RC(8, 4) ".%c" _SDT_RC(8, 5) ".%c" _SDT_RC(8, 6) ".%c" _SDT_RC(8, 7) ".%c" _SDT_RC(8, 8)
-#define _SDT_RS_8 ".set .L__sdt_c1,%c" _SDT_RC(8, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(8, 2) "\n" ".set .L__sdt_c3,%c" _SDT_RC(8, 3) "\n" ".set .L__sdt_c4,%c" _SDT_RC(8, 4) "\n" ".set .L__sdt_c5,%c" _SDT_RC(8, 5) "\n" ".set .L__sdt_c6,%c" _SDT_RC(8, 6) "\n" ".set .L__sdt_c7,%c" _SDT_RC(8, 7) "\n" ".set .L__sdt_c8,%c" _SDT_RC(8, 8) "\n"
-#define _SDT_RK_9 ".%c" _SDT_RC(9, 1) ".%c" _SDT_RC(9, 2) ".%c" _SDT_RC(9, 3) ".%c" _SDT_RC(9, 4) ".%c" _SDT_RC(9, 5) ".%c" _SDT_RC(9, 6) ".%c" _SDT_RC(9, 7) ".%c" _SDT_RC(9, 8) ".%c" _SDT_RC(9, 9)
-#define _SDT_RS_9 ".set .L__sdt_c1,%c" _SDT_RC(9, 1) "\n" ".set .L__sdt_c2,%c" _SDT_RC(9, 2) "\n" ".set .L__sdt_c3,%c" _SDT_RC(9, 3) "\n" ".set .L__sdt_c4,%c" _SDT_RC(9, 4) "\n" ".set .L__sdt_c5,%c" _SDT_RC(9, 5) "\n" ".set .L__sdt_c6,%c" _SDT_RC(9, 6) "\n" ".set .L__sdt_c7,%c" _SDT_RC(9, 7) "\n" ".set .L__sdt_c8,%c" _SDT_RC(9, 8) "\n" ".set .L__sdt_c9,%c" _SDT_RC(9, 9) "\n"
-
 /*
  * The record of probe provider:name with n arguments, in three parts:
  * _SDT_REC_IN, text of the probe's statement; _SDT_REC_OPS(n, ops, args),
@@ -1163,6 +1085,22 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #define _SDT_REC_WRITE(provider, name, n, args)                                \
 	".if .L__sdt_w\n" _SDT_TYPE_MACRO ".endif\n"                          \
 	_SDT_REC_TEXT(provider, name, n, _SDT_NAMES_##n args)
+/*
+ * The record of a probe's .d declaration, for a header dtrace-gen wrote
+ * (_SDT_DPROBE_n below): SIG is its count, types and names as the record
+ * spells them (octal escapes, each string's NUL as "\\0"), marked
+ * "header". Same rules: one per assembler stream, one per link.
+ */
+#define _SDT_REC_D(provider, name, sig)                                        \
+	__asm__ __volatile__(                                                  \
+		_SDT_BASE ".ifndef .L__sdtkit." _SDT_STR(provider) "."         \
+		_SDT_STR(name) "\n.set .L__sdtkit." _SDT_STR(provider) "."     \
+		_SDT_STR(name) ",1\n.pushsection .note.sdtkit,\"G\",\"note\"," \
+		".sdtkit." _SDT_STR(provider) "." _SDT_STR(name) ",comdat\n"   \
+		".balign 4\n.4byte 7,2f-1f,1\n.asciz \"sdtkit\"\n.balign 4\n"  \
+		"1: .asciz \"" _SDT_STR(provider) "\",\"" _SDT_STR(name)       \
+		"\"\n.ascii \"" sig "\"\n.asciz \"header\"\n2: .balign 4\n"     \
+		".popsection\n.endif\n")
 #if defined(__cplusplus) ||                                                    \
 	(defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
 #define _SDT_REC_IN(provider, name, n) _SDT_REC_IN_##n(provider, name)
@@ -1300,6 +1238,30 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #define _SDT_REC_OPS(n, ops, args)
 #define _SDT_REC_AFTER(provider, name, n, ops, args)                           \
 	__asm__ __volatile__(_SDT_BASE)
+#define _SDT_REC_D(provider, name, sig) __asm__ __volatile__(_SDT_BASE)
+#endif
+
+/*
+ * A probe's record, by kind: C, the compiler's (codes in the probe's
+ * statement, the record after it); D, a .d declaration's (SIG).
+ */
+#define _SDT_KIND_IN_C(provider, name, n) _SDT_REC_IN(provider, name, n)
+#define _SDT_KIND_IN_D(provider, name, n) ""
+#define _SDT_KIND_OPS_C(n, args) _SDT_REC_OPS(n, _SDT_CODES, args)
+#define _SDT_KIND_OPS_D(n, args)
+#define _SDT_KIND_AFTER_C(provider, name, n, args, sig)                        \
+	_SDT_REC_AFTER(provider, name, n, _SDT_CODES, args)
+#if defined(__cplusplus) ||                                                    \
+	(defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
+#define _SDT_KIND_AFTER_D(provider, name, n, args, sig)                        \
+	_SDT_REC_D(provider, name, sig)
+#else
+/* C90's 509 characters hold no .d record: the compiler's, and -G's. */
+#undef _SDT_KIND_IN_D
+#undef _SDT_KIND_OPS_D
+#define _SDT_KIND_IN_D _SDT_KIND_IN_C
+#define _SDT_KIND_OPS_D _SDT_KIND_OPS_C
+#define _SDT_KIND_AFTER_D _SDT_KIND_AFTER_C
 #endif
 
 /*
@@ -1422,6 +1384,9 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #endif
 
 #define _SDT_PROBE(provider, name, n, args)                                    \
+	_SDT_PROBE_WITH(provider, name, n, args, C, ~)
+/* The probe, with its record of kind (C or D, above). */
+#define _SDT_PROBE_WITH(provider, name, n, args, kind, sig)                    \
 	do {                                                                   \
 		_SDT_CHECKS_##n args _SDT_FRAME_##n args                       \
 		_SDT_SEMAPHORE_USE(provider, name)                             \
@@ -1430,18 +1395,51 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 			_SDT_SITE_OPEN _SDT_NOTE_DESC(                         \
 				provider, name,                                \
 				_SDT_ARGS_LINE(_SDT_TEXT_##n)) _SDT_SITE_CLOSE \
-				_SDT_REC_IN(provider, name, n)                 \
+				_SDT_KIND_IN_##kind(provider, name, n)         \
 			:                                                      \
 			: _SDT_OPERANDS_##n args                               \
-				_SDT_REC_OPS(n, _SDT_CODES, args)              \
+				_SDT_KIND_OPS_##kind(n, args)                  \
 					_SDT_SITE_OPERAND);                    \
 		_SDT_QUIET_END                                                 \
-		_SDT_REC_AFTER(provider, name, n, _SDT_CODES, args);           \
+		_SDT_KIND_AFTER_##kind(provider, name, n, args, sig);          \
 	} while (0)
 #if defined(__GNUC__) && !defined(__clang__) &&                               \
 	(__GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 7))
 #pragma GCC diagnostic pop
 #endif
+
+/*
+ * For headers dtrace-gen writes: _SDT_DPROBE_n(sig, provider, name, args)
+ * is STAP_PROBEn with the record of the probe's .d declaration (SIG, see
+ * _SDT_REC_D) instead of the compiler's. A header tests that
+ * _SDT_DPROBE_1 is defined (ours, from this version on).
+ */
+#define _SDT_DPROBE_0(sig, provider, name)                                     \
+	_SDT_PROBE_WITH(provider, name, 0, (), D, sig)
+#define _SDT_DPROBE_1(sig, provider, name, a1) \
+	_SDT_PROBE_WITH(provider, name, 1, (a1), D, sig)
+#define _SDT_DPROBE_2(sig, provider, name, a1, a2) \
+	_SDT_PROBE_WITH(provider, name, 2, (a1, a2), D, sig)
+#define _SDT_DPROBE_3(sig, provider, name, a1, a2, a3) \
+	_SDT_PROBE_WITH(provider, name, 3, (a1, a2, a3), D, sig)
+#define _SDT_DPROBE_4(sig, provider, name, a1, a2, a3, a4) \
+	_SDT_PROBE_WITH(provider, name, 4, (a1, a2, a3, a4), D, sig)
+#define _SDT_DPROBE_5(sig, provider, name, a1, a2, a3, a4, a5) \
+	_SDT_PROBE_WITH(provider, name, 5, (a1, a2, a3, a4, a5), D, sig)
+#define _SDT_DPROBE_6(sig, provider, name, a1, a2, a3, a4, a5, a6) \
+	_SDT_PROBE_WITH(provider, name, 6, (a1, a2, a3, a4, a5, a6), D, sig)
+#define _SDT_DPROBE_7(sig, provider, name, a1, a2, a3, a4, a5, a6, a7) \
+	_SDT_PROBE_WITH(provider, name, 7, (a1, a2, a3, a4, a5, a6, a7), D, sig)
+#define _SDT_DPROBE_8(sig, provider, name, a1, a2, a3, a4, a5, a6, a7, a8) \
+	_SDT_PROBE_WITH(provider, name, 8, (a1, a2, a3, a4, a5, a6, a7, a8), D, sig)
+#define _SDT_DPROBE_9(sig, provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
+	_SDT_PROBE_WITH(provider, name, 9, (a1, a2, a3, a4, a5, a6, a7, a8, a9), D, sig)
+#define _SDT_DPROBE_10(sig, provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
+	_SDT_PROBE_WITH(provider, name, 10, (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), D, sig)
+#define _SDT_DPROBE_11(sig, provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
+	_SDT_PROBE_WITH(provider, name, 11, (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), D, sig)
+#define _SDT_DPROBE_12(sig, provider, name, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
+	_SDT_PROBE_WITH(provider, name, 12, (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12), D, sig)
 
 /*
  * Probes inside your own asm statement. STAP_PROBE_ASM(provider, name,

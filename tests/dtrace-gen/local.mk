@@ -21,7 +21,8 @@ DTRACE_GEN_TESTS = \
 	tests/dtrace-gen/include-order.sh \
 	tests/dtrace-gen/edited.sh \
 	tests/dtrace-gen/size.sh \
-	tests/dtrace-gen/cpp-bounds.sh
+	tests/dtrace-gen/cpp-bounds.sh \
+	tests/dtrace-gen/used-records.sh
 TESTS += $(DTRACE_GEN_TESTS)
 EXTRA_DIST += $(DTRACE_GEN_TESTS) \
 	tests/dtrace-gen/lib.sh \

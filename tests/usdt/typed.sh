@@ -55,6 +55,21 @@ for std in c++14 c++17 c++20 c++2b; do
 		"$USDT_SRC/typed.c" || fail "g++ -std=$std"
 done
 
+# _BitInt (C23; gcc 14 and clang 16 on): up to 64 bits passed as a long
+# long of its sign (clang takes no _BitInt as an asm operand), wider as
+# its first 8 bytes, like a struct.
+printf '#include <usdt.h>\nint main(void)\n{\n\t_BitInt(32) a = -5;\n\tunsigned _BitInt(20) b = 9;\n\tunsigned _BitInt(128) c = 7;\n\tUSDT(bi, small, a, b);\n\tUSDT(bi, big, c);\n\treturn 0;\n}\n' >bitint.c
+for cc in gcc clang; do
+	command -v $cc >/dev/null 2>&1 || continue
+	printf '_BitInt(32) x;\n' | $cc -std=c2x -x c -c - -o /dev/null 2>/dev/null ||
+		{ note "$cc: no _BitInt"; continue; }
+	$cc -std=c2x -O2 -pedantic -Wall -Wextra -Werror -I"$SDT_INCLUDE" \
+		-o bitint-$cc bitint.c || fail "$cc: _BitInt arguments"
+	expect_eq "$cc: _BitInt specs" "-8 8 8" "$(readelf -n bitint-$cc |
+		sed -n 's/^ *Arguments: //p' | tr ' ' '\n' | sed 's/@.*//' | tr '\n' ' ' | sed 's/ $//')"
+	check_clean bitint-$cc
+done
+
 # bpftrace prints what sdt-list's program says: the strings as strings.
 need_bpftrace
 exe=$T/typed-gcc-O2
