@@ -70,12 +70,12 @@ for row in "i686-linux-gnu i386 /usr/i686-linux-gnu libbpf" \
 		[ ! -d "$root/$l" ] || ln -s "$root/$l" "$d/root/$l"
 	done
 	ln -s "$d/tmp" "$d/root$d/tmp"
-	port=$((20000 + ($$ + ran * 97) % 20000))
-	TMPDIR=$d/tmp timeout 300 $qemu -L "$root" -g $port "$d/run" >"$d/qemu.out" 2>&1 &
+	# The stub listens on a socket of our own, not a port others share.
+	TMPDIR=$d/tmp timeout 300 $qemu -L "$root" -g "$d/gdb.sock" "$d/run" >"$d/qemu.out" 2>&1 &
 	qpid=$!
 	{
 		printf 'set confirm off\nset pagination off\n'
-		printf 'set sysroot %s\ntarget remote :%s\n' "$d/root" $port
+		printf 'set sysroot %s\ntarget remote %s\n' "$d/root" "$d/gdb.sock"
 		printf 'define show\n set $i = 0\n while $i < $_probe_argc\n'
 		printf '  eval "printf \\"probe %%%%d arg %%%%d %%%%llx\\\\n\\", %%d, %%d, (unsigned long long) $_probe_arg%%d", $_probe_argc, $i, $i\n'
 		printf '  set $i = $i + 1\n end\nend\n'
@@ -88,14 +88,13 @@ for row in "i686-linux-gnu i386 /usr/i686-linux-gnu libbpf" \
 		done
 		printf 'kill\n'
 	} >"$d/gdb.cmd"
-	# qemu listens once it has started: gdb retries until it connects.
+	# qemu makes the socket once it has started (a 60 s bound).
 	i=0
-	until timeout 300 $GDB -q -batch -x "$d/gdb.cmd" "$d/run" >"$d/gdb.out" 2>&1 &&
-		grep -q '^probe ' "$d/gdb.out"; do
+	while [ ! -S "$d/gdb.sock" ] && [ $i -lt 600 ]; do
 		i=$((i + 1))
-		[ $i -lt 20 ] && grep -q 'Connection refused' "$d/gdb.out" || break
-		sleep 0.5
+		sleep 0.1
 	done
+	timeout 300 $GDB -q -batch -x "$d/gdb.cmd" "$d/run" >"$d/gdb.out" 2>&1
 	kill $qpid 2>/dev/null
 	wait $qpid 2>/dev/null
 	if grep -q '^No shared libraries loaded' "$d/gdb.out"; then
