@@ -211,8 +211,16 @@ if [ "$(id -u)" = 0 ] && command -v bpftrace >/dev/null 2>&1; then
 	bt_lists "usdt:$NEW:vault:close" && fail "bpftrace -l lists the removed vault:close"
 	bt_loads "usdt:$NEW:vault:write { printf(\"%d\\n\", arg2); }" ||
 		fail "bpftrace cannot read arg2 of v2's vault:write: $(cat "$T/bt.out")"
-	bt_loads "usdt:$OLD:vault:write { printf(\"%d\\n\", arg2); }" &&
-		fail "bpftrace read arg2 of v1's 2-argument vault:write: $(cat "$T/bt.out")"
+	# Up to 0.23 bpftrace refuses to read past a probe's last argument;
+	# 0.27 loads the program and reads 0 there (contract-script.sh).
+	if bt_loads "usdt:$OLD:vault:write { printf(\"%d\\n\", arg2); }"; then
+		case $(bpftrace --version 2>&1) in
+		*v0.1[0-9].* | *v0.2[0-3].*)
+			fail "bpftrace read arg2 of v1's 2-argument vault:write: $(cat "$T/bt.out")"
+			;;
+		esac
+		note "bpftrace $(bpftrace --version 2>&1 | sed -n 's/.*v//p') loads a program reading arg2 of v1's 2-argument vault:write"
+	fi
 	note "bpftrace: vault:close gone in v2, vault:write's arg2 only in v2"
 else
 	note "not root or no bpftrace: the bpftrace cross-check was not run"
