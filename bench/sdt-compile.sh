@@ -71,7 +71,7 @@ pair_ms() {
 
 # operands FILE: the asm operands the compiler sees in FILE's probes.
 operands() {
-	$CC -O2 -E "$@" | tr -d '\n' | grep -o '"[a-z]*" *(' | wc -l
+	$CC -O2 -E -P "$@" | tr -d '\n' | grep -o '"[a-z]*" *(' | wc -l
 }
 
 cd "$B" || exit 1
