@@ -409,13 +409,13 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 
 /*
  * <sys/sdt.h>'s _SDT_PROBE, with a semaphore of the kind's; lets declares
- * the arguments' locals, args names them. Its checks, which every local
- * passes (each is a scalar it takes), also name each local's type and
- * class for the operands.
+ * the arguments' locals, args names them. Without its checks (every
+ * local is a scalar it takes), but with the names of each local's type
+ * and class that its operands use.
  */
 #define _USDT_PROBE(kind, sema, group, name, n, raw, lets, args)               \
 	do {                                                                   \
-		lets _SDT_CHECKS_##n args _SDT_FRAME_##n args                  \
+		lets _SDT_DECLS_##n args _SDT_FRAME_##n args                   \
 		kind##_USE(group, name, sema)                                  \
 		__asm__ __volatile__(                                          \
 			_USDT_SITE_OPEN _SDT_NOTE_DESC_AT(                     \

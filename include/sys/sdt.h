@@ -606,6 +606,20 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 	_SDT_ALL_11(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) m(12, a12)
 
 /* Per argument count: checks, the frame copy, operands and spec text. */
+/* The names of each argument's type and class alone (<usdt.h>'s locals). */
+#define _SDT_DECLS_0()
+#define _SDT_DECLS_1(a1) _SDT_ALL_1(_SDT_DECL_TYPES, a1)
+#define _SDT_DECLS_2(a1, a2) _SDT_ALL_2(_SDT_DECL_TYPES, a1, a2)
+#define _SDT_DECLS_3(a1, a2, a3) _SDT_ALL_3(_SDT_DECL_TYPES, a1, a2, a3)
+#define _SDT_DECLS_4(a1, a2, a3, a4) _SDT_ALL_4(_SDT_DECL_TYPES, a1, a2, a3, a4)
+#define _SDT_DECLS_5(a1, a2, a3, a4, a5) _SDT_ALL_5(_SDT_DECL_TYPES, a1, a2, a3, a4, a5)
+#define _SDT_DECLS_6(a1, a2, a3, a4, a5, a6) _SDT_ALL_6(_SDT_DECL_TYPES, a1, a2, a3, a4, a5, a6)
+#define _SDT_DECLS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_ALL_7(_SDT_DECL_TYPES, a1, a2, a3, a4, a5, a6, a7)
+#define _SDT_DECLS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_ALL_8(_SDT_DECL_TYPES, a1, a2, a3, a4, a5, a6, a7, a8)
+#define _SDT_DECLS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_ALL_9(_SDT_DECL_TYPES, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _SDT_DECLS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_ALL_10(_SDT_DECL_TYPES, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define _SDT_DECLS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_ALL_11(_SDT_DECL_TYPES, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define _SDT_DECLS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_ALL_12(_SDT_DECL_TYPES, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 /* Per argument count: one check of every argument, after their types. */
 #define _SDT_OKS_1 _SDT_OK_OF(1)
 #define _SDT_OKS_2 _SDT_OKS_1 && _SDT_OK_OF(2)
