@@ -752,8 +752,15 @@ static int read_type_section(struct sdt_elf *f, size_t i)
 		f->types_damaged = 1;
 		return 0;
 	}
+	/*
+	 * The section lies within the file (read_section()): libelf failing
+	 * to read it is a failure to allocate, an error, not damage that
+	 * would cost the names silently.
+	 */
 	d = elf_getdata(f->sections_[i].scn, NULL);
-	if (!d || (d->d_size && !d->d_buf)) {
+	if (!d)
+		return -ENOMEM;
+	if (d->d_size && !d->d_buf) {
 		f->types_damaged = 1;
 		return 0;
 	}
