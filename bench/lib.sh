@@ -117,3 +117,12 @@ public_libstapsdt() {
 	fi
 	echo "$src"
 }
+
+# libbpf_usdt_h: libbpf/usdt's single header (usdt.h), for same-run
+# comparisons: $LIBBPF_USDT_H, else beside the source tree in
+# ../shared/anchors/usdt.h. Prints its path, or nothing when absent.
+libbpf_usdt_h() {
+	h=${LIBBPF_USDT_H:-$top_srcdir/../shared/anchors/usdt.h}
+	[ -f "$h" ] && echo "$h"
+	return 0
+}

@@ -4,8 +4,8 @@
 # expressions), compiled with -O2 by gcc and by clang, with the type
 # records on (the default). Ours <sys/sdt.h> against SystemTap's
 # (systemtap-sdt-dev), ours <usdt.h> against libbpf/usdt's usdt.h, found
-# at $LIBBPF_USDT_H, else beside the source tree in
-# ../shared/anchors/usdt.h ("absent" without it). Timings alternate ours
+# by libbpf_usdt_h (bench/lib.sh: $LIBBPF_USDT_H; "absent" without it).
+# Timings alternate ours
 # and theirs, 9 runs each, and take each one's median, so that a busy
 # moment hits both alike; the time is the compiler's CPU time (user +
 # system, from /usr/bin/time), which the other work of a shared machine
@@ -15,8 +15,7 @@
 theirs=/usr/include/x86_64-linux-gnu/sys/sdt.h
 [ -f "$theirs" ] || theirs=/usr/include/sys/sdt.h
 [ -f "$theirs" ] || theirs=
-libbpf_usdt=${LIBBPF_USDT_H:-$top_srcdir/../shared/anchors/usdt.h}
-[ -f "$libbpf_usdt" ] || libbpf_usdt=
+libbpf_usdt=$(libbpf_usdt_h)
 N=300
 RUNS=9
 
