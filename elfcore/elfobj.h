@@ -83,7 +83,8 @@ struct sdt_elf {
 	const unsigned char *image_;	   /* sdt_elf_open_image()'s bytes */
 	struct sdt_addr_span *addr_spans_; /* by start: see elfread.c */
 	size_t naddr_spans_;
-	uint64_t budget_; /* what libelf may still read: see elfread.c */
+	uint64_t budget_;	/* what libelf may still read: see elfread.c */
+	uint64_t types_budget_; /* the same, for the type records */
 	int fd_;
 	int own_fd_;
 };

@@ -530,10 +530,12 @@ static int cmp_refs(const void *a, const void *b)
 /*
  * Libelf reads each section it is asked for into memory of its own, so
  * sections that alias each other would cost their size each time. What
- * the relocations and type records make it read is charged against the
- * file's size: sections that do not overlap never exceed it.
+ * the relocations make it read is charged against the file's size, and
+ * what the type records make it read against the file's size again
+ * (BUDGET, one of the two): sections that do not overlap never exceed
+ * it, and relocations that do cannot cost the file its type records.
  */
-static int charge(struct sdt_elf *f, size_t i)
+static int charge(struct sdt_elf *f, size_t i, uint64_t *budget)
 {
 	struct sdt_elf_section *s;
 
@@ -542,9 +544,9 @@ static int charge(struct sdt_elf *f, size_t i)
 	s = &f->sections_[i];
 	if (s->charged || s->type == SHT_NOBITS)
 		return 0;
-	if (s->size > SECTION_READ_MAX || s->size > f->budget_)
+	if (s->size > SECTION_READ_MAX || s->size > *budget)
 		return -1;
-	f->budget_ -= s->size;
+	*budget -= s->size;
 	s->charged = 1;
 	return 0;
 }
@@ -561,8 +563,9 @@ static int relocate(struct sdt_elf *f, const unsigned char *is_note,
 		if ((s->type != SHT_REL && s->type != SHT_RELA) || !s->scn ||
 		    s->info >= f->nsections_ || !is_note[s->info])
 			continue;
-		if (charge(f, i) < 0 || charge(f, s->link) < 0 ||
-		    charge(f, f->sections_[s->link].link) < 0) {
+		if (charge(f, i, &f->budget_) < 0 ||
+		    charge(f, s->link, &f->budget_) < 0 ||
+		    charge(f, f->sections_[s->link].link, &f->budget_) < 0) {
 			warn(f,
 			     "relocations of %s too large to read, or "
 			     "overlapping: addresses not relocated",
@@ -748,12 +751,19 @@ static int read_type_section(struct sdt_elf *f, size_t i)
 	int r;
 
 	/* Damage here costs type names, never the listing: no warning(). */
-	if (charge(f, i) < 0) {
+	if (charge(f, i, &f->types_budget_) < 0) {
 		f->types_damaged = 1;
 		return 0;
 	}
+	/*
+	 * The section lies within the file (read_section()): libelf failing
+	 * to read it is a failure to allocate, an error, not damage that
+	 * would cost the names silently.
+	 */
 	d = elf_getdata(f->sections_[i].scn, NULL);
-	if (!d || (d->d_size && !d->d_buf)) {
+	if (!d)
+		return -ENOMEM;
+	if (d->d_size && !d->d_buf) {
 		f->types_damaged = 1;
 		return 0;
 	}
@@ -1002,6 +1012,7 @@ static int open_elf(struct sdt_elf *f, Elf *elf, uint64_t size, char *err,
 			       elf_errmsg(-1));
 	f->elf_ = elf;
 	f->budget_ = size;
+	f->types_budget_ = size;
 	r = read_probes(f, size, err, errlen);
 	if (r < 0)
 		sdt_elf_close(f);

@@ -182,10 +182,37 @@ static const char *arg_words(const struct sig_arg *a, char *buf, size_t len)
 	return buf;
 }
 
-/* A recorded type, or NULL where the build recorded none. */
+/*
+ * A recorded type, or NULL where the build recorded none: also where its
+ * record leaves the type unknown (a compiler's records of sites that pass
+ * different types), whose word is then the spec's (`uint64').
+ */
 static const char *recorded_type(const struct group_sig *gs, unsigned i)
 {
-	return gs->sig.rec ? gs->sig.args[i].type : NULL;
+	return gs->sig.rec && gs->sig.rec->type[i][0] ? gs->sig.args[i].type
+						      : NULL;
+}
+
+/* Every site of both builds passes argument I as a constant. */
+static int const_only(const struct probe_pair *pp, unsigned i)
+{
+	const struct arg_enc *ea = &pp->os.enc[i], *eb = &pp->ns.enc[i];
+
+	return ea->cst.seen && !ea->var.seen && eb->cst.seen && !eb->var.seen;
+}
+
+/*
+ * A type change that breaks readers. An argument every site of both
+ * builds passes as a constant reads as its value: where both types are
+ * integers, the comparison of the constants (their size and sign, or an
+ * encoding that reads the same) is the verdict, and the compiler's type
+ * of the constant (`1', `(_Bool)1') is reported beside it, not counted
+ * again.
+ */
+static int type_breaks(const struct probe_pair *pp, unsigned i)
+{
+	return !const_only(pp, i) || !pp->os.sig.args[i].decl_size ||
+	       !pp->ns.sig.args[i].decl_size;
 }
 
 static const char *const_words(const struct arg_enc *e, char *buf, size_t len)
@@ -259,7 +286,7 @@ static void compare_arg(struct diff_run *d, const struct probe_pair *pp,
 		compare_reading(d, pp, i);
 	/* A type only one build recorded is news, not a change. */
 	if (ta && tb && strcmp(ta, tb))
-		change(d, pp, CH_TYPE, (int)i, ta, tb, 1);
+		change(d, pp, CH_TYPE, (int)i, ta, tb, type_breaks(pp, i));
 	if (ta && tb && *a->name && *b->name && strcmp(a->name, b->name))
 		change(d, pp, CH_NAME, (int)i, a->name, b->name, 0);
 }

@@ -52,14 +52,20 @@ static int parse_count(const char *text, unsigned *n)
 	return 0;
 }
 
-/* A type as the records spell types (typetext.c): nothing else is C. */
+/*
+ * A type as the records spell types (typetext.c): nothing else is C.
+ * 1 when TYPE is, 0 when not, -ENOMEM when that could not be told.
+ */
 static int is_type_text(const char *type)
 {
 	size_t size = 2 * strlen(type) + 2;
 	char *out = malloc(size);
 	const char *why;
-	int ok = out && sdt_type_normalize(type, out, size, &why) >= 0;
+	int ok;
 
+	if (!out)
+		return -ENOMEM;
+	ok = sdt_type_normalize(type, out, size, &why) >= 0;
 	free(out);
 	return ok;
 }
@@ -72,7 +78,8 @@ static int is_type_text(const char *type)
  * so they are checked here, once, for every output: a type must be C
  * type text, else the record is not used; a name must be a C identifier,
  * else the argument is unnamed (argN) and *BAD says which one was dropped
- * (the first: its index, and *BAD_NAME the name).
+ * (the first: its index, and *BAD_NAME the name). Returns 0, -1 for a
+ * malformed record, -ENOMEM when it could not be checked.
  */
 static int parse_record(const struct sdt_type_note *n, struct type_record *r,
 			const char **why, int *bad, const char **bad_name)
@@ -99,13 +106,18 @@ static int parse_record(const struct sdt_type_note *n, struct type_record *r,
 		return -1;
 	}
 	for (unsigned i = 0; i < r->nargs; i++) {
+		int is_type;
+
 		r->type[i] = sdt_note_take_str(&p, end);
 		r->argname[i] = r->type[i] ? sdt_note_take_str(&p, end) : NULL;
 		if (!r->argname[i]) {
 			*why = "fewer types and names than its count";
 			return -1;
 		}
-		if (*r->type[i] && !is_type_text(r->type[i])) {
+		is_type = *r->type[i] ? is_type_text(r->type[i]) : 1;
+		if (is_type < 0)
+			return is_type;
+		if (!is_type) {
 			*why = "a type that is not C type text";
 			return -1;
 		}
@@ -241,10 +253,14 @@ int types_load(struct type_table *tt, const struct sdt_elf *f,
 	for (size_t i = 0; i < f->ntype_notes; i++) {
 		struct type_record *r = &tt->recs[tt->n];
 		const char *why, *bad_name = NULL;
-		int bad;
+		int bad, rc;
 
-		if (parse_record(&f->type_notes[i], r, &why, &bad, &bad_name) <
-		    0) {
+		rc = parse_record(&f->type_notes[i], r, &why, &bad, &bad_name);
+		if (rc == -ENOMEM) {
+			types_free(tt);
+			return rc;
+		}
+		if (rc < 0) {
 			warn_record(objname, i);
 			fprintf(stderr, " ignored (malformed: %s)\n", why);
 			continue;

@@ -65,8 +65,8 @@ grep -qxF "sdt-list: no probe for bpftrace to trace: no program written" err ||
 # --check: one line per file, passed or failed.
 "$SDT_LIST" --check ./jobs >out || fail "--check: $(cat out)"
 expect_eq "--check on readable probes" \
-"jobs:query(int32, uint64)  1 site
-jobs:queue(int32)  1 site
+"jobs:query(int argc, void *argv)  1 site
+jobs:queue(int argc)  1 site
 jobs:start()  1 site
 ./jobs: check passed: 3 probes, 3 sites: libbpf, bcc/bpftrace, bpftrace 0.25+, gdb and perf read every argument" \
 	"$(cat out)"

@@ -158,7 +158,7 @@ bpftrace_hits() {
 	bpid=$!
 	PIDS="$PIDS $bpid"
 	i=0
-	until grep -q "^pidattach:plain arg0=" "$T/bt.out"; do
+	until grep -q "^pidattach:plain argc=" "$T/bt.out"; do
 		kill -0 $bpid 2>/dev/null || fail "$what: bpftrace ended: $(cat "$T/bt.out")"
 		i=$((i + 1))
 		[ $i -lt 1200 ] || fail "$what: no hit under bpftrace: $(cat "$T/bt.out")"

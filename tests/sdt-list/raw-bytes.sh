@@ -13,7 +13,9 @@ need_cmd timeout
 PIDS=
 trap 'for p in $PIDS; do kill $p 2>/dev/null; done; rm -rf "$T"' EXIT
 
+# The records written by hand are the only ones: not the header's own.
 cat >"$T/raw.c" <<'C'
+#define SDTKIT_NO_TYPES
 #include <sys/sdt.h>
 #include <stdio.h>
 #include <unistd.h>

@@ -29,7 +29,7 @@ done
 # The multi-site probe is grouped under one heading with its sites.
 grep -q '^probes:multi (2 sites)$' "$T/list.txt" ||
 	fail "probes:multi not grouped: $(cat "$T/list.txt")"
-grep -q 'arg0: signed 4 bytes in register' "$T/list.txt" ||
+grep -q 'arg0 int v: signed 4 bytes in register' "$T/list.txt" ||
 	fail "no argument in words: $(cat "$T/list.txt")"
 
 # Cross-built shared objects (our header; SystemTap's is not in the cross

@@ -309,8 +309,8 @@ esac
 # cores. The time-out only guards against a hang: one that fell while the
 # program ran would cut the output short.
 BPFTRACE_MAX_PROBES=600 BPFTRACE_MAX_BPF_PROGS=600 timeout 900 bpftrace "$T/big.bt" -c "$T/big" >"$T/big.out" 2>&1
-expect_eq "600 sites traced" 600 "$(grep -c '^big:site arg0=[0-9]*$' "$T/big.out")"
-expect_eq "600 distinct values" 600 "$(sed -n 's/^big:site arg0=//p' "$T/big.out" | sort -u | wc -l)"
+expect_eq "600 sites traced" 600 "$(grep -c '^big:site x=[0-9]*$' "$T/big.out")"
+expect_eq "600 distinct values" 600 "$(sed -n 's/^big:site x=//p' "$T/big.out" | sort -u | wc -l)"
 note "600 sites: the run line's limits load it, every site fires"
 
 # 300 probes of one site each: bpftrace 0.25 and later (libbpf) attach at

@@ -44,7 +44,7 @@ if build_gc_stale "$T/gc"; then
 	grep -q '^// gc:dropped: left out: every site is a stale note' "$T/gc.bt" ||
 		fail "stale probe not left out: $(cat "$T/gc.bt")"
 	out=$(bpftrace_run "$T/gc.bt" -c "$T/gc" 2>&1) || fail "bpftrace on gc.bt: $out"
-	echo "$out" | grep -qx 'gc:kept arg0=1' || fail "gc:kept not traced: $out"
+	echo "$out" | grep -qx 'gc:kept argc=1' || fail "gc:kept not traced: $out"
 fi
 
 # A live libstapsdt provider in a memfd, by -p.

@@ -1,1 +1,0 @@
-sdt-list: out of memory
