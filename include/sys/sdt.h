@@ -387,12 +387,11 @@ template <> struct __sdt_type<decltype(nullptr)> {
  * function (two words) has no integer of its size: it stays refused by
  * _SDT_CHECK.
  */
-template <int __sdt_n> struct __sdt_uint;
+template <int __sdt_n> struct __sdt_uint {
+	typedef unsigned long type; /* 8 bytes: LP64; C++98 has no long long */
+};
 template <> struct __sdt_uint<4> {
 	typedef unsigned int type;
-};
-template <> struct __sdt_uint<8> {
-	__extension__ typedef unsigned long long type;
 };
 template <typename __sdt_T>
 __attribute__((__always_inline__)) inline __sdt_T __sdt_pass(__sdt_T __sdt_v)
