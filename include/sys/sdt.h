@@ -391,9 +391,19 @@ template <int __sdt_n> struct __sdt_uint;
 template <> struct __sdt_uint<4> {
 	typedef unsigned int type;
 };
+/*
+ * g++ -std=c++98 -pedantic warns of `long long' even after __extension__
+ * here: an 8-byte member pointer is an LP64 target's, whose long has 8.
+ */
+#if defined(__SIZEOF_LONG__) && __SIZEOF_LONG__ == 8
 template <> struct __sdt_uint<8> {
-	__extension__ typedef unsigned long long type;
+	typedef unsigned long type;
 };
+#elif __cplusplus >= 201103L
+template <> struct __sdt_uint<8> {
+	typedef unsigned long long type;
+};
+#endif
 template <typename __sdt_T>
 __attribute__((__always_inline__)) inline __sdt_T __sdt_pass(__sdt_T __sdt_v)
 {
