@@ -1157,24 +1157,18 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 	_SDT_REC_AFTER_##n(provider, name, n, ops, args)
 #define _SDT_REC_AFTER_0(provider, name, n, ops, args)                         \
 	__asm__ __volatile__(_SDT_BASE)
-#define _SDT_REC_AFTER_1(provider, name, n, ops, args) \
+/* 1 to 9 arguments: the codes rode in the probe's statement (above). */
+#define _SDT_REC_AFTER_W(provider, name, n, ops, args) \
 	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
-#define _SDT_REC_AFTER_2(provider, name, n, ops, args) \
-	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
-#define _SDT_REC_AFTER_3(provider, name, n, ops, args) \
-	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
-#define _SDT_REC_AFTER_4(provider, name, n, ops, args) \
-	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
-#define _SDT_REC_AFTER_5(provider, name, n, ops, args) \
-	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
-#define _SDT_REC_AFTER_6(provider, name, n, ops, args) \
-	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
-#define _SDT_REC_AFTER_7(provider, name, n, ops, args) \
-	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
-#define _SDT_REC_AFTER_8(provider, name, n, ops, args) \
-	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
-#define _SDT_REC_AFTER_9(provider, name, n, ops, args) \
-	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
+#define _SDT_REC_AFTER_1 _SDT_REC_AFTER_W
+#define _SDT_REC_AFTER_2 _SDT_REC_AFTER_W
+#define _SDT_REC_AFTER_3 _SDT_REC_AFTER_W
+#define _SDT_REC_AFTER_4 _SDT_REC_AFTER_W
+#define _SDT_REC_AFTER_5 _SDT_REC_AFTER_W
+#define _SDT_REC_AFTER_6 _SDT_REC_AFTER_W
+#define _SDT_REC_AFTER_7 _SDT_REC_AFTER_W
+#define _SDT_REC_AFTER_8 _SDT_REC_AFTER_W
+#define _SDT_REC_AFTER_9 _SDT_REC_AFTER_W
 #define _SDT_REC_AFTER_10(provider, name, n, ops, args) \
 	__asm__ __volatile__(_SDT_REC_CODES(provider, name, _SDT_K_10, _SDT_S_10) \
 			     : : ops##_10 args); \

@@ -18,17 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "libstapsdt.h"
-
-static int bad;
-
-#define CHECK(c)                                                               \
-	do {                                                                   \
-		if (!(c)) {                                                    \
-			printf("FAIL line %d: %s\n", __LINE__, #c);            \
-			bad = 1;                                               \
-		}                                                              \
-	} while (0)
 
 /* FROM copied to directory TO as NAME; 0 or -1. */
 static int copy(const char *from, const char *to, const char *name)
@@ -183,7 +174,7 @@ int main(void)
 	CHECK(providerUnload(p) == 0);
 	probeFire(a[12], 1ull);
 	providerDestroy(p);
-	if (!bad)
+	if (!check_failures)
 		printf("loaded, fired and extended: 14 probes\n");
-	return bad;
+	return check_status("cross-run");
 }

@@ -42,7 +42,7 @@ for row in "i686-linux-gnu i386 /usr/i686-linux-gnu libbpf" \
 	d=$T/$arch
 	mkdir -p "$d/out" "$d/tmp"
 	# shellcheck disable=SC2086
-	$cc $LIB_CFLAGS -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror -o "$d/run" \
+	$cc $LIB_CFLAGS -I"$top_srcdir/tests/tools" -D_FILE_OFFSET_BITS=64 -O2 -Wall -Wextra -Werror -o "$d/run" \
 		"$top_srcdir/tests/libstapsdt/cross-run.c" $LIB_SRCS $LIB_LIBS \
 		>"$d/build.log" 2>&1 || fail "$arch: build: $(tail -n 20 "$d/build.log")"
 	printf 'int main(void) { return 0; }\n' >"$d/true.c"
