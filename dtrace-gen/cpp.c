@@ -209,9 +209,11 @@ static const int ending_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
  * async-signal-safe calls until exec. An exec failure goes to the parent
  * through ERRFD (close-on-exec: it reads end of file once exec works).
  */
-static void __attribute__((noreturn))
-run_child(char **argv, int outfd, int errfd, const sigset_t *mask,
-	  const struct dg_cpp_user *as)
+static void run_child(char **argv, int outfd, int errfd, const sigset_t *mask,
+		      const struct dg_cpp_user *as) __attribute__((noreturn));
+
+static void run_child(char **argv, int outfd, int errfd, const sigset_t *mask,
+		      const struct dg_cpp_user *as)
 {
 	struct rlimit rl;
 	int e;
