@@ -105,12 +105,29 @@ int perf_sites_differ(const struct object *obj, const struct group *g)
 	return 0;
 }
 
+/* S with each run of underscores written as one. */
+static void put_one_underscore(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (!(*s == '_' && s[1] == '_'))
+			fputc(*s, out);
+	}
+}
+
 static void perf_add_event(struct script *sc, const char *provider,
 			   const char *event)
 {
 	size_t i;
 
 	fprintf(sc->events, " -d 'sdt_%s:%s'", provider, event);
+	/* perf 7 names the event with each `__' as `_' (sdt_p:a_b for a__b). */
+	if (strstr(provider, "__") || strstr(event, "__")) {
+		fputs(" -d 'sdt_", sc->events);
+		put_one_underscore(sc->events, provider);
+		fputc(':', sc->events);
+		put_one_underscore(sc->events, event);
+		fputc('\'', sc->events);
+	}
 	for (i = 0; i < sc->nproviders; i++) {
 		if (!strcmp(sc->providers[i], provider))
 			return;
