@@ -110,6 +110,16 @@ need_bpftrace() {
 	esac
 }
 
+# need_layouts: dtrace-gen and sdt-list built, with libdw (the struct
+# layouts -G writes come from DWARF); sets DG and SDT_LIST.
+need_layouts() {
+	DG=$top_builddir/dtrace-gen/dtrace-gen
+	SDT_LIST=$top_builddir/sdt-list/sdt-list
+	[ -x "$DG" ] && [ -x "$SDT_LIST" ] || fail "dtrace-gen or sdt-list is not built"
+	grep -q '^#define HAVE_LIBDW 1' "$top_builddir/config.h" ||
+		skip "built without libdw: no struct layouts from DWARF (install libdw-dev)"
+}
+
 # bpftrace_until FILE CHECK ARGS...: bpftrace ARGS in the background, its
 # output in FILE, until the shell command CHECK (which reads FILE)
 # succeeds, bpftrace ends, or 120 s pass; then bpftrace is stopped with

@@ -8,11 +8,7 @@
 # --emit-elf: nothing attached). struct-corpus.py does the work; run it by
 # hand with a count of 0 for every struct.
 . "$top_srcdir/tests/lib.sh"
-DG=$top_builddir/dtrace-gen/dtrace-gen
-SDT_LIST=$top_builddir/sdt-list/sdt-list
-[ -x "$DG" ] && [ -x "$SDT_LIST" ] || fail "dtrace-gen or sdt-list is not built"
-grep -q '^#define HAVE_LIBDW 1' "$top_builddir/config.h" ||
-	skip "built without libdw: -G writes no layouts (install libdw-dev)"
+need_layouts
 [ -r /sys/kernel/btf/vmlinux ] || skip "no /sys/kernel/btf/vmlinux: the kernel has no BTF to take structs from"
 need_cmd bpftool pahole python3 strip
 bpftool btf dump file /sys/kernel/btf/vmlinux format c >"$T/vmlinux.h" 2>"$T/bpftool.err" ||

@@ -12,11 +12,7 @@
 # typedef'd types, unnamed arguments, dtrace -C) and a C++ class go the
 # same way.
 . "$top_srcdir/tests/lib.sh"
-DG=$top_builddir/dtrace-gen/dtrace-gen
-SDT_LIST=$top_builddir/sdt-list/sdt-list
-[ -x "$DG" ] && [ -x "$SDT_LIST" ] || fail "dtrace-gen or sdt-list is not built"
-grep -q '^#define HAVE_LIBDW 1' "$top_builddir/config.h" ||
-	skip "built without libdw: no layouts from DWARF (install libdw-dev)"
+need_layouts
 S=$top_srcdir/tests/e2e
 cd "$T" || fail "cd"
 

@@ -9,11 +9,7 @@
 # the installed bpftrace must refuse each word listed for it in a program
 # written by hand: the list is what that bpftrace does, not a guess.
 . "$top_srcdir/tests/lib.sh"
-DG=$top_builddir/dtrace-gen/dtrace-gen
-SDT_LIST=$top_builddir/sdt-list/sdt-list
-[ -x "$DG" ] && [ -x "$SDT_LIST" ] || fail "dtrace-gen or sdt-list is not built"
-grep -q '^#define HAVE_LIBDW 1' "$top_builddir/config.h" ||
-	skip "built without libdw: no layouts from DWARF (install libdw-dev)"
+need_layouts
 cd "$T" || fail "cd"
 
 # Words with a meaning, by the version that has them (from each one's
