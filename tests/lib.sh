@@ -23,6 +23,20 @@ need_root() {
 	[ "$(id -u)" = 0 ] || skip "attaching tracers needs root"
 }
 
+# tracefs_lock: hold the kernel's uprobe_events file locked (flock) until
+# the test exits. For tests that add events under fixed names (perf's
+# sdt_PROVIDER group, a named tracefs group): a suite running at the same
+# time in another root or checkout on this kernel adds the same names.
+# Tracefs is one per kernel, so the lock is seen by all of them.
+tracefs_lock() {
+	[ -e "$TRACEFS/uprobe_events" ] ||
+		mount -t tracefs nodev "$TRACEFS" 2>/dev/null
+	exec 8<"$TRACEFS/uprobe_events" ||
+		skip "cannot open $TRACEFS/uprobe_events"
+	flock -x -w 600 8 ||
+		fail "another test has held $TRACEFS/uprobe_events for 10 minutes"
+}
+
 # A scratch directory removed on exit: $T.
 T=$(mktemp -d "${TMPDIR:-/tmp}/sdtkit-test.XXXXXX") || fail "mktemp"
 trap 'rm -rf "$T"' EXIT

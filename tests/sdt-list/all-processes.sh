@@ -245,6 +245,7 @@ fi
 
 # A semaphore up: the kernel counts it in every process mapping the file.
 if [ -w "$TRACEFS/uprobe_events" ] || { mount -t tracefs nodev "$TRACEFS" 2>/dev/null && [ -w "$TRACEFS/uprobe_events" ]; }; then
+	tracefs_lock # the group invtest
 	off=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["site"])' "$T/facts")
 	sema=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["semaphore_offset"])' "$T/facts")
 	echo "p:invtest/gated $T/libinv.so:$off($sema)" >>"$TRACEFS/uprobe_events" ||

@@ -16,6 +16,7 @@
 need_root
 need_tracefs
 need_cmd unshare timeout perf bpftrace stat
+tracefs_lock # the printed commands name sdt_pidattach
 unshare -m true 2>/dev/null || skip "cannot make a mount namespace here"
 PIDS=
 INST=$TRACEFS/instances/sdtkit-pid-attach-$$

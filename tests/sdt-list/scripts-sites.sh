@@ -207,6 +207,7 @@ grep -qx "sdt-list: no probe matches \`nomatch:\*'" "$T/none.err" ||
 need_cmd perf
 PERF=$(command -v perf)
 perf() { timeout 60 "$PERF" --buildid-dir "$T/debug" "$@"; }
+tracefs_lock # the printed commands name sdt_sites
 cleanup_perf() { perf probe -q -d 'sdt_sites:*' >/dev/null 2>&1; }
 trap 'cleanup_perf; for p in $PIDS; do kill $p 2>/dev/null; done; rm -rf "$T"' EXIT
 "$SDT_LIST" --perf "$lib" >"$T/perf.sh" || fail "--perf"

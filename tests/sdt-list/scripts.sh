@@ -88,6 +88,7 @@ need_cmd perf
 grep -q "^perf buildid-cache --add '$bin'$" "$T/perf.sh" || fail "no buildid-cache: $(cat "$T/perf.sh")"
 PERF=$(command -v perf)
 perf() { timeout 60 "$PERF" --buildid-dir "$T/debug" "$@"; }
+tracefs_lock # the printed commands name sdt_sdtlist_shop
 cleanup_perf() { perf probe -q -d 'sdt_sdtlist_shop:*' >/dev/null 2>&1; }
 trap 'cleanup_perf; for p in $PIDS; do kill $p 2>/dev/null; done; rm -rf "$T"' EXIT
 (. "$T/perf.sh") >"$T/perf.log" 2>&1 || fail "the perf commands failed: $(cat "$T/perf.log")"

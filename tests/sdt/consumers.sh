@@ -28,6 +28,7 @@ note "$n builds: every probe readable by libbpf, bcc/bpftrace, gdb and perf"
 # probe (a skipped constant or an unparsed operand shows as a missing argN).
 need_tracefs
 need_cmd perf
+tracefs_lock # perf names its events sdt_PROVIDER:NAME
 $CC -I"$SDT_INCLUDE" -O2 -fPIC -shared "$top_srcdir/tests/sdt/probes.c" \
 	-o "$T/libprobes.so" || fail "cannot build the probe library"
 "$SDT_NOTES" "$T/libprobes.so" >"$T/notes" || fail "sdt-notes refused a spec"

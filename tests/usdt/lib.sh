@@ -116,6 +116,7 @@ read_gdb() {
 read_perf() {
 	name=$1 exe=$2 prov=$3
 	shift 3
+	tracefs_lock # perf names the events sdt_$prov:PROBE
 	perf_() { timeout 60 perf --buildid-dir "$T/debug" "$@"; }
 	out=$(perf_ buildid-cache --add "$exe" 2>&1) ||
 		fail "$name: perf buildid-cache --add: $out"
