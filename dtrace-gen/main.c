@@ -5,9 +5,11 @@
  * descriptions properly and writes its outputs atomically.
  *
  * The options are SystemTap's, fixed where it was loose: -I/-D/-U also
- * in separate form, -s/-o also joined, one of -h/-G, exactly one -s; the
+ * in separate form, -s/-o also joined, exactly one -s; the
  * flags Solaris users pass (-32/-64 on x86, -fpic/-fPIC, -x ARG, -k,
- * --types) are accepted. Diagnostics go to stderr, nothing to stdout but
+ * --types) are accepted. -h and -G together write both files from one
+ * reading (a build system's one step: meson's custom_target with two
+ * outputs). Diagnostics go to stderr, nothing to stdout but
  * --help and --version (which fail if it cannot be written). Exit status
  * 0, or 1 after an error.
  *
@@ -27,12 +29,14 @@
 #include "dtrace-gen.h"
 #include "elfobj.h"
 
-enum mode { MODE_NONE, MODE_HEADER, MODE_OBJECT };
+/* What to write: -h, -G or both. */
+enum { MODE_HEADER = 1, MODE_OBJECT = 2, MODE_BOTH = 3 };
 
 struct options {
-	enum mode mode;
+	int mode;
 	const char *input;
-	const char *output;
+	const char *output[2]; /* the last two -o, older first */
+	int noutputs;	       /* how many -o were given */
 	int cpp;
 	const char **cpp_flags; /* -I/-D/-U, joined, in order */
 	size_t ncpp_flags;
@@ -44,7 +48,7 @@ struct options {
 
 /* After "usage: PROG". */
 static const char usage_args[] =
-	" -h|-G -s FILE.d [-o OUTPUT] [-C] [-I DIR] [-D NAME[=VALUE]] "
+	" -h|-G|-h -G -s FILE.d [-o OUTPUT]... [-C] [-I DIR] [-D NAME[=VALUE]] "
 	"[-U NAME] [OBJECT...]\n";
 
 static void usage(const char *prog)
@@ -73,6 +77,9 @@ static void help(const char *prog)
 	       "  -s FILE       read the provider description from FILE\n"
 	       "  -o OUTPUT     write OUTPUT (default: FILE's base name with "
 	       ".h or .o)\n"
+	       "                -h -G: both, from one reading; -o twice, the "
+	       "header's\n"
+	       "                then the object's\n"
 	       "  -C            run FILE through $CPP (default: cpp) first\n"
 	       "  -I DIR, -D NAME[=VALUE], -U NAME\n"
 	       "                passed to the preprocessor; -DSTAP_SDT_V2 "
@@ -153,17 +160,6 @@ static const char *value(char **argv, int *i, int argc)
 	return *i + 1 < argc ? argv[++*i] : NULL;
 }
 
-static int set_mode(struct options *o, enum mode m, struct dg_diag *diag)
-{
-	if (o->mode != MODE_NONE && o->mode != m) {
-		dg_error(diag, NULL,
-			 "-h and -G cannot be combined: run once for each");
-		return -1;
-	}
-	o->mode = m;
-	return 0;
-}
-
 /* Returns 0 to go on, 1 to stop with success, -1 to fail. */
 static int parse_args(struct options *o, int argc, char **argv,
 		      struct dg_diag *diag)
@@ -185,11 +181,9 @@ static int parse_args(struct options *o, int argc, char **argv,
 			printf("dtrace-gen (sdtkit) %s\n", PACKAGE_VERSION);
 			return 1;
 		} else if (!strcmp(a, "-h")) {
-			if (set_mode(o, MODE_HEADER, diag))
-				return -1;
+			o->mode |= MODE_HEADER;
 		} else if (!strcmp(a, "-G")) {
-			if (set_mode(o, MODE_OBJECT, diag))
-				return -1;
+			o->mode |= MODE_OBJECT;
 		} else if (a[1] == 's' || a[1] == 'o') {
 			v = value(argv, &i, argc);
 			if (!v)
@@ -200,7 +194,13 @@ static int parse_args(struct options *o, int argc, char **argv,
 					 "were given");
 				return -1;
 			}
-			*(a[1] == 's' ? &o->input : &o->output) = v;
+			if (a[1] == 's') {
+				o->input = v;
+				continue;
+			}
+			o->output[0] = o->output[1];
+			o->output[1] = v;
+			o->noutputs++;
 		} else if (a[1] == 'I' || a[1] == 'D' || a[1] == 'U') {
 			r = cpp_flag(o, argv, &i, argc);
 			if (r == -EINVAL)
@@ -227,10 +227,17 @@ static int parse_args(struct options *o, int argc, char **argv,
 			return -1;
 		}
 	}
-	if (o->mode == MODE_NONE || !o->input) {
+	if (!o->mode || !o->input) {
 		dg_error(diag, NULL, "%s",
-			 o->mode == MODE_NONE ? "say what to write: -h or -G"
-					      : "no input: give -s FILE.d");
+			 !o->mode ? "say what to write: -h or -G"
+				  : "no input: give -s FILE.d");
+		usage(prog);
+		return -1;
+	}
+	if (o->mode == MODE_BOTH && o->noutputs && o->noutputs != 2) {
+		dg_error(diag, NULL,
+			 "-h and -G write two files: give -o twice, the "
+			 "header's then the object's, or not at all");
 		usage(prog);
 		return -1;
 	}
@@ -367,46 +374,69 @@ static int write_object(int fd, void *ctx)
 	return dg_object_write(fd, &j->obj, j->path, j->diag);
 }
 
+/* A and B name one file: the same name, or one existing inode. */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, b))
+		return 1;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+/*
+ * Writes what O asks for into OUT (the header's name, then the object's).
+ * Both are made before either is written, so that an error leaves
+ * neither file changed.
+ */
 static int generate(const struct options *o, const struct dg_model *m,
-		    const char *out, struct dg_diag *diag)
+		    char *const out[2], struct dg_diag *diag)
 {
 	struct dg_object_opts oo;
 	struct header_job h;
 	struct object_job j;
-	int r;
+	int r = 0;
 
 	memset(&oo, 0, sizeof(oo));
 	memset(&h, 0, sizeof(h));
 	memset(&j, 0, sizeof(j));
-	h.path = j.path = out;
+	h.path = out[0];
+	j.path = out[1];
 	h.diag = j.diag = diag;
 
-	if (o->mode == MODE_HEADER) {
-		if (o->nobjects)
+	if (o->mode & MODE_HEADER) {
+		if (o->mode == MODE_HEADER && o->nobjects)
 			dg_warning(diag, NULL,
 				   "object files are only read with -G; `%s' "
 				   "is ignored",
 				   o->objects[0]);
 		dg_header_write(m, &h.text);
 		if (h.text.failed) {
-			dg_error(diag, out, "out of memory");
+			dg_error(diag, h.path, "out of memory");
 			r = -1;
-		} else {
-			r = dg_output_atomic(out, write_header, &h, diag);
 		}
-		dg_buf_free(&h.text);
-		return r;
 	}
-	oo.objects = o->objects;
-	oo.nobjects = o->nobjects;
-	oo.bits = o->bits;
-	oo.v1 = o->v1;
-	oo.v2 = o->v2;
-	oo.cc = getenv("CC");
-	oo.cflags = getenv("CFLAGS");
-	r = dg_object_prepare(&j.obj, m, &oo, diag);
-	if (!r)
-		r = dg_output_atomic(out, write_object, &j, diag);
+	if (o->mode == MODE_BOTH && same_file(out[0], out[1])) {
+		dg_error(diag, out[1],
+			 "is also the header's name: -h and -G need two files");
+		r = -1;
+	}
+	if (!r && (o->mode & MODE_OBJECT)) {
+		oo.objects = o->objects;
+		oo.nobjects = o->nobjects;
+		oo.bits = o->bits;
+		oo.v1 = o->v1;
+		oo.v2 = o->v2;
+		oo.cc = getenv("CC");
+		oo.cflags = getenv("CFLAGS");
+		r = dg_object_prepare(&j.obj, m, &oo, diag);
+	}
+	if (!r && (o->mode & MODE_HEADER))
+		r = dg_output_atomic(h.path, write_header, &h, diag);
+	if (!r && (o->mode & MODE_OBJECT))
+		r = dg_output_atomic(j.path, write_object, &j, diag);
+	dg_buf_free(&h.text);
 	dg_object_free(&j.obj);
 	return r;
 }
@@ -429,7 +459,7 @@ int main(int argc, char **argv)
 	struct dg_diag diag = { stderr, "dtrace-gen", 0, 0 };
 	struct dg_model m = { 0 };
 	struct dg_buf text = { 0 };
-	char *out = NULL;
+	char *out[2] = { NULL, NULL };
 	const char *cpp;
 	int r, closed;
 
@@ -447,13 +477,20 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < o.ncpp_flags; i++)
 		if (o.cpp_flags[i][1] != 'I')
 			track_define(&o, o.cpp_flags[i]);
-	out = o.output ? strdup(o.output)
-		       : default_output(o.input,
-					o.mode == MODE_HEADER ? ".h" : ".o");
-	if (!out) {
-		dg_error(&diag, NULL, "out of memory");
-		r = -1;
-		goto done;
+	/* -h's name in out[0], -G's in out[1]: with both, the two -o in
+	 * order (parse_args), else the last -o, else FILE's base name. */
+	for (int k = 0; k < 2; k++) {
+		const char *given = o.output[o.mode == MODE_BOTH ? k : 1];
+
+		if (!(o.mode & (k ? MODE_OBJECT : MODE_HEADER)))
+			continue;
+		out[k] = given ? strdup(given)
+			       : default_output(o.input, k ? ".o" : ".h");
+		if (!out[k]) {
+			dg_error(&diag, NULL, "out of memory");
+			r = -1;
+			goto done;
+		}
 	}
 	if (o.cpp) {
 		cpp = getenv("CPP");
@@ -476,6 +513,7 @@ done:
 		free((char *)o.cpp_flags[i]);
 	free(o.cpp_flags);
 	free(o.objects);
-	free(out);
+	free(out[0]);
+	free(out[1]);
 	return r < 0 ? 1 : 0;
 }
