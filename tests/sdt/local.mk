@@ -9,6 +9,7 @@ SDT_HEADER_TESTS = \
 	tests/sdt/bpftrace-args.sh \
 	tests/sdt/semaphore-tracefs.sh \
 	tests/sdt/gdb-probes.sh \
+	tests/sdt/gdb-no-semaphore.sh \
 	tests/sdt/interop.sh \
 	tests/sdt/consumers.sh \
 	tests/sdt/sweep.sh \
