@@ -47,8 +47,8 @@ typedef void (*stub12_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
  * A traced fire hands the stub each argument as a parameter of its type
  * would arrive (the ABIs of riscv64, ppc64 and s390x extend narrow ones to
  * the register so): its low bytes, extended by its sign to 64 bits. Then a
- * tracer that reads a whole register sees the argument, and gdb 14 to 16
- * read each argument right: they narrow a register like `-1@x0' with a cast
+ * tracer that reads a whole register sees the argument, and gdb 16 reads
+ * each argument right: it narrows a register like `-1@x0' with a cast
  * that, for a negative value beyond the narrow type's range, yields the
  * negated result (docs/tracers.md). Idle fires never get here.
  */

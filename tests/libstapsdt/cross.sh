@@ -11,8 +11,8 @@
 # the value the program passed, at the probe's size and sign. Where the
 # first argument travels in a register, the whole register must hold it
 # extended from its type, as probeFire() passes it: a gdb of any version
-# sees that, and gdb 14 to 16 read a narrow argument right only so
-# (docs/tracers.md).
+# sees that, and gdb 16 reads a narrow argument right only so
+# (docs/tracers.md; gdb 13 and 18 read it right either way).
 # A target whose compiler or qemu is missing, or which cannot run here,
 # is skipped with the reason; the test skips when none ran.
 . "$top_srcdir/tests/lib.sh"
