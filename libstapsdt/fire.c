@@ -44,6 +44,35 @@ typedef void (*stub12_fn)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
 			  uint64_t, uint64_t);
 
 /*
+ * A traced fire hands the stub each argument as a parameter of its type
+ * would arrive (the ABIs of riscv64, ppc64 and s390x extend narrow ones to
+ * the register so): its low bytes, extended by its sign to 64 bits. Then a
+ * tracer that reads a whole register sees the argument, and gdb 16 reads
+ * each argument right: it narrows a register like `-1@x0' with a cast
+ * that, for a negative value beyond the narrow type's range, yields the
+ * negated result (docs/tracers.md). Idle fires never get here.
+ */
+static inline uint64_t widen(signed char type, uint64_t v)
+{
+	switch (type) {
+	case int8:
+		return (uint64_t)(int64_t)(int8_t)v;
+	case uint8:
+		return (uint8_t)v;
+	case int16:
+		return (uint64_t)(int64_t)(int16_t)v;
+	case uint16:
+		return (uint16_t)v;
+	case int32:
+		return (uint64_t)(int64_t)(int32_t)v;
+	case uint32:
+		return (uint32_t)v;
+	default: /* 64 bits, or no argument */
+		return v;
+	}
+}
+
+/*
  * Marking: this thread's word goes SDT_READER_OUT -> IN -> OUT. Only
  * constants are stored, and the word read on entry only steers a branch,
  * so back-to-back calls do not wait for each other's stores. The word is
@@ -99,16 +128,27 @@ void probeFire(SDTProbe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
 
 /* The traced path, out of line so that the idle one needs no frame. */
 __attribute__((noinline, cold)) static void
-fire_stub(void *stub, int argc, int marked, uint64_t a0, uint64_t a1,
-	  uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,
-	  uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10, uint64_t a11)
+fire_stub(void *stub, const SDTProbe_t *probe, int marked, uint64_t a0,
+	  uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5,
+	  uint64_t a6, uint64_t a7, uint64_t a8, uint64_t a9, uint64_t a10,
+	  uint64_t a11)
 {
+	const signed char *t = sdt_node_of(probe)->types;
+
+	a0 = widen(t[0], a0);
+	a1 = widen(t[1], a1);
+	a2 = widen(t[2], a2);
+	a3 = widen(t[3], a3);
+	a4 = widen(t[4], a4);
+	a5 = widen(t[5], a5);
 	/* Up to 6 arguments all travel in registers: skip the stack ones. */
-	if (argc <= 6)
+	if (probe->argCount <= 6)
 		((stub6_fn)stub)(a0, a1, a2, a3, a4, a5);
 	else
-		((stub12_fn)stub)(a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,
-				  a11);
+		((stub12_fn)stub)(a0, a1, a2, a3, a4, a5, widen(t[6], a6),
+				  widen(t[7], a7), widen(t[8], a8),
+				  widen(t[9], a9), widen(t[10], a10),
+				  widen(t[11], a11));
 	if (marked)
 		reader_leave();
 }
@@ -126,8 +166,8 @@ fire_slow(SDTProbe_t *probe, unsigned long w, uint64_t a0, uint64_t a1,
 		probeFire(probe, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,
 			  a11);
 	} else if ((stub = _sdt_traced_stub(probe)) != NULL) {
-		fire_stub(stub, probe->argCount, 0, a0, a1, a2, a3, a4, a5, a6,
-			  a7, a8, a9, a10, a11);
+		fire_stub(stub, probe, 0, a0, a1, a2, a3, a4, a5, a6, a7, a8,
+			  a9, a10, a11);
 	}
 	__asm__ __volatile__("" ::: "memory"); /* see probeFire() */
 }
@@ -150,8 +190,8 @@ void probeFire(SDTProbe_t *probe, uint64_t a0, uint64_t a1, uint64_t a2,
 		reader_leave();
 		return;
 	}
-	fire_stub(stub, probe->argCount, 1, a0, a1, a2, a3, a4, a5, a6, a7, a8,
-		  a9, a10, a11);
+	fire_stub(stub, probe, 1, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10,
+		  a11);
 out:
 	/*
 	 * Never a tail call: a sibling call would write the stub's stack
@@ -178,7 +218,8 @@ void probeFire(SDTProbe_t *probe, ...)
 	if (stub) {
 		va_start(ap, probe);
 		for (int i = 0; i < probe->argCount && i < SDT_MAX_ARGS; i++)
-			a[i] = va_arg(ap, uint64_t);
+			a[i] = widen(sdt_node_of(probe)->types[i],
+				     va_arg(ap, uint64_t));
 		va_end(ap);
 		((stub12_fn)stub)(a[0], a[1], a[2], a[3], a[4], a[5], a[6],
 				  a[7], a[8], a[9], a[10], a[11]);

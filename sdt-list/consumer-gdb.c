@@ -4,7 +4,7 @@
  * optional single-digit size, then one operand; at an error gdb keeps
  * the arguments before the bad one and loses it and every later one. It rejects
  * %r8b..%r15b (its names are r8l..r15l), hex constants and symbols. No riscv64
- * support.
+ * support (gdb 16 and 18 have it; this column keeps gdb 13's answer).
  */
 #include <ctype.h>
 #include <stdio.h>
