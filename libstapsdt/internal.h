@@ -119,6 +119,22 @@ extern __thread struct sdt_reader sdt_reader_self
 	__attribute__((tls_model("initial-exec")));
 unsigned long sdt_reader_register(void);
 
+/*
+ * rseq.c: where probeIsEnabled() can run as an rseq critical section
+ * (x86_64 with glibc's <sys/rseq.h>), the dynamic linker picks that or the
+ * marked check, sdt_enabled_marked() (fire.c), once. sdt_rseq_used says
+ * the section was picked: unload then restarts it (loader.c).
+ */
+#if defined(__x86_64__) && defined(__linux__) && defined(__has_include)
+#if __has_include(<sys/rseq.h>)
+#define SDT_RSEQ_READER 1
+#endif
+#endif
+#ifdef SDT_RSEQ_READER
+int sdt_enabled_marked(SDTProbe_t *probe) __attribute__((visibility("hidden")));
+extern int sdt_rseq_used;
+#endif
+
 static inline struct sdt_provider *sdt_provider_of(SDTProvider_t *p)
 {
 	return (struct sdt_provider *)(void *)p;
