@@ -22,6 +22,9 @@
  * for a thread inside a mark before it unmaps the object (loader.c). A
  * mark is a load and two stores of a thread-local word, no atomic
  * read-modify-write, no fence (membarrier() on the unload side stands in).
+ * Those stores cost as much as probeIsEnabled()'s whole check: where rseq
+ * can stand in for them (rseq.c), the marked probeIsEnabled() here is only
+ * the fallback the dynamic linker did not pick.
  */
 #include <stdarg.h>
 #include <stdint.h>

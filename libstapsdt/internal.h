@@ -8,6 +8,7 @@
  *   loader.c    placement (memfd or private file), dlopen, publish, retire
  *   chunk.c     providerExtend()'s objects with room for more probes
  *   fire.c      probeFire / probeIsEnabled: the lock-free fast paths
+ *   rseq.c      probeIsEnabled as an rseq critical section (x86_64)
  *
  * Concurrency, in one place. Fires and enabled checks take no lock: they
  * read a probe's _fire (the stub, or NULL) and its semaphore pointer with
@@ -23,6 +24,10 @@
  * few instructions between reading the pointers and the last touch in a
  * per-thread word (struct sdt_reader), and unload waits, after a
  * membarrier(), until no thread is inside a mark it began before (loader.c).
+ * On x86_64 with glibc's rseq, probeIsEnabled() instead runs those
+ * instructions as an rseq critical section, which stores nothing, and
+ * unload's membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ) sends any
+ * thread inside one back to its start, to read the NULL (rseq.c).
  * The header's inline checks cannot mark: they read the object only while
  * it is loaded (the man page says so). Without membarrier, unloaded objects
  * are kept, hidden, until providerDestroy() as a fallback.
@@ -61,6 +66,11 @@ struct sdt_arg_info {
 /* providerAddProbe() allocates this; the public node comes first. */
 struct sdt_probe_node {
 	SDTProbeNode_t pub;
+	/*
+	 * The stub while loaded, else sdt_unloaded_stub: never NULL, so that
+	 * rseq.c's check reads it without testing _fire first.
+	 */
+	const void *stub;
 	signed char types[SDT_MAX_ARGS]; /* all argument types */
 	unsigned ordinal; /* 0, or N for the Nth repeat of an earlier name */
 	unsigned copies;  /* first of a name: how many repeats followed */
@@ -147,6 +157,8 @@ static inline struct sdt_probe_node *sdt_node_of(const SDTProbe_t *p)
 
 /* Every semaphore reads this while its provider is not loaded. */
 extern const volatile unsigned short sdt_idle_semaphore;
+/* arch.c: and every stub pointer this, an idle x86_64 stub's bytes. */
+extern const unsigned char *const sdt_unloaded_stub;
 
 /* provider.c: record an error on P (message formatted); returns -1. */
 int sdt_set_error(SDTProvider_t *p, SDTError_t code, const char *fmt, ...)

@@ -444,6 +444,8 @@ void sdt_publish(SDTProbe_t *probe, uintptr_t stub, uintptr_t sema)
 	__atomic_store_n(&sdt_node_of(probe)->pub._semaphore,
 			 (const volatile unsigned short *)sema,
 			 __ATOMIC_RELEASE);
+	__atomic_store_n(&sdt_node_of(probe)->stub, (const void *)stub,
+			 __ATOMIC_RELEASE);
 	__atomic_store_n(&probe->_fire, (void *)stub, __ATOMIC_RELEASE);
 }
 
@@ -792,6 +794,9 @@ int sdt_unload(struct sdt_provider *p)
 		__atomic_store_n(&l->probe._fire, NULL, __ATOMIC_RELEASE);
 		__atomic_store_n(&sdt_node_of(&l->probe)->pub._semaphore,
 				 &sdt_idle_semaphore, __ATOMIC_RELEASE);
+		__atomic_store_n(&sdt_node_of(&l->probe)->stub,
+				 (const void *)sdt_unloaded_stub,
+				 __ATOMIC_RELEASE);
 	}
 	/* One grace period covers every object of the provider. */
 	keep = grace_wait() != 0;

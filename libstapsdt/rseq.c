@@ -46,9 +46,10 @@
 #undef probeIsEnabled /* the header's inline one: here is the function */
 
 /* The offsets the assembly below reads the probe at. */
-_Static_assert(offsetof(SDTProbe_t, _fire) == 0x20, "SDTProbe_t._fire");
-_Static_assert(offsetof(SDTProbeNode_t, _semaphore) == 0x40,
+_Static_assert(offsetof(struct sdt_probe_node, pub._semaphore) == 0x40,
 	       "SDTProbeNode_t._semaphore");
+_Static_assert(offsetof(struct sdt_probe_node, stub) == 0x50,
+	       "struct sdt_probe_node.stub");
 _Static_assert(offsetof(struct rseq, rseq_cs) == 8, "struct rseq.rseq_cs");
 _Static_assert(RSEQ_SIG == 0x53053053, "the signature glibc registers");
 
@@ -61,9 +62,9 @@ int sdt_enabled_rseq(SDTProbe_t *probe) __attribute__((visibility("hidden")));
 /*
  * The section runs from .Lcs_start to .Lcs_end (the ret); the abort
  * handler follows RSEQ_SIG (as ud1's operand, for disassemblers) and
- * starts over. Every load in it is covered, so the semaphore's is not
- * ordered after the test of _fire (while unloaded it reads the static
- * zero). Idle, the result is 0 straight from the test's OR. The layout
+ * starts over. It reads the semaphore and stub pointers, never NULL (a
+ * probe not loaded has the static zero and sdt_unloaded_stub), not _fire:
+ * one test less. Idle, the result is 0 straight from the test's OR. The layout
  * keeps each branch of the idle path inside a 32-byte block
  * (Skylake-derived cores run a branch across one from their slow decoder)
  * once the function starts a 64-byte line.
@@ -81,10 +82,8 @@ __asm__("	.text\n"
 	"	jne .Lcs_enter\n"
 	"	testq %rdi, %rdi\n"
 	"	je .Lcs_zero\n"
-	"	movq 0x20(%rdi), %rdx\n" /* probe->_fire */
-	"	movq 0x40(%rdi), %rcx\n" /* node->_semaphore */
-	"	testq %rdx, %rdx\n"
-	"	je .Lcs_zero\n"
+	"	movq 0x40(%rdi), %rcx\n" /* node->pub._semaphore */
+	"	movq 0x50(%rdi), %rdx\n" /* node->stub */
 	"	movzwl (%rcx), %eax\n"
 	"	movl (%rdx), %edx\n"
 	"	xorl $0x441f0f90, %edx\n" /* 90 0f 1f 44: arch.c */
@@ -114,8 +113,18 @@ __asm__("	.text\n"
 	"	.text\n");
 
 typedef int (*enabled_fn)(SDTProbe_t *probe);
+/* clang's no_sanitize("thread") still calls TSan at the entry. */
+#if defined(__has_attribute)
+#if __has_attribute(disable_sanitizer_instrumentation)
+#define SDT_UNINSTRUMENTED                                                     \
+	__attribute__((used, disable_sanitizer_instrumentation,                \
+		       no_sanitize("address", "undefined", "thread")))
+#endif
+#endif
+#ifndef SDT_UNINSTRUMENTED
 #define SDT_UNINSTRUMENTED                                                     \
 	__attribute__((used, no_sanitize("address", "undefined", "thread")))
+#endif
 
 /*
  * Run by the dynamic linker, perhaps before anything else of the process
