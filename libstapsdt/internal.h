@@ -13,9 +13,10 @@
  * Concurrency, in one place. Fires and enabled checks take no lock: they
  * read a probe's _fire (the stub, or NULL) and its semaphore pointer with
  * atomic loads, then the semaphore and the stub's first word in the object.
- * Load publishes a probe by storing the semaphore pointer and then _fire
- * (release); unload stores NULL into _fire and points the semaphore at a
- * static zero, then gives the objects back (dlclose, memfd or file, fd).
+ * Load publishes a probe by storing the semaphore and stub pointers and
+ * then _fire (release); unload stores NULL into _fire and points the
+ * semaphore at a static zero and the stub pointer at idle bytes, then
+ * gives the objects back (dlclose, memfd or file, fd).
  * providerExtend() only publishes: the probes added since the last load
  * or extend take free slots of a chunk (chunk.c), and no probe already
  * published is touched, so extending needs no grace period.
@@ -27,7 +28,7 @@
  * On x86_64 with glibc's rseq, probeIsEnabled() instead runs those
  * instructions as an rseq critical section, which stores nothing, and
  * unload's membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ) sends any
- * thread inside one back to its start, to read the NULL (rseq.c).
+ * thread inside one back to its start, to read the idle pointers (rseq.c).
  * The header's inline checks cannot mark: they read the object only while
  * it is loaded (the man page says so). Without membarrier, unloaded objects
  * are kept, hidden, until providerDestroy() as a fallback.

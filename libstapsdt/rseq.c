@@ -12,9 +12,15 @@
  * rseq_cs at our descriptor, and a thread preempted, signalled or
  * interrupted by membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ) inside
  * the section resumes at its start, where it reads the probe again. Unload
- * stores NULL into the probes and then makes that membarrier call
- * (loader.c): from then on no thread can be past the probe's pointers with
- * an old one, so the object can go.
+ * points the probes away from the object and then makes that membarrier
+ * call (loader.c): from then on no thread can be past the probe's pointers
+ * with an old one, so the object can go. Measured in one process with the
+ * public library's function (bench/libstapsdt-ab.c), the marked check
+ * took 1.5 times as long, this one as long as the public one.
+ *
+ * It relies on every thread having the rseq area glibc registered: a
+ * thread that unregistered it (or started by a raw clone()) is not
+ * restarted, and may read an object an unload is unmapping.
  *
  * The pointer is stored only when it is not already ours: the kernel
  * clears it when it finds the thread outside the section (at a preemption
