@@ -62,6 +62,23 @@ row "probeFire, untraced" "$(ours fire)" "$(ref fire)" ns "<3"
 # The public header has no inline check: its users get the call.
 row "probeIsEnabled (header's inline)" "$(ours enabled)" "$(ref enabled)" ns "<1.5"
 row "probeIsEnabled (library call)" "$(ours enabled_call)" "$(ref enabled_call)" ns
+# The functions as bindings reach them (dlsym, a pointer), both libraries
+# in one process, their windows alternating (bench/libstapsdt-ab.c): the
+# fair comparison of two calls this short, which the two programs above
+# measure at different moments of a shared machine.
+ab_enabled=absent ab_fire=absent
+if [ -n "$REF_BENCH" ] &&
+	$CC -O2 -I"$top_srcdir/bench" -o "$B/ab" "$top_srcdir/bench/libstapsdt-ab.c" -ldl 2>"$B/ab.err"; then
+	pin=
+	command -v taskset >/dev/null 2>&1 && pin="taskset -c $(($(nproc) - 1))"
+	if $pin "$B/ab" "$top_builddir/libstapsdt/.libs/libstapsdt.so.0" \
+		"$why/out/libstapsdt.so.0" >"$B/ab.out" 2>&1; then
+		ab_enabled=$(sed -n 's/^enabled_call //p' "$B/ab.out")
+		ab_fire=$(sed -n 's/^fire_call //p' "$B/ab.out")
+	fi
+fi
+row "probeIsEnabled, call, one process" "${ab_enabled% *}" "${ab_enabled#* }" ns ">=1x"
+row "probeFire, call, one process" "${ab_fire% *}" "${ab_fire#* }" ns
 row "probeIsEnabledInline (extension)" "$(ours inline)" - ns "<0.5"
 row "SDT_SEMAPHORE_ENABLED, kept pointer" "$(ours inline_sema)" - ns
 row "bare indirect call (baseline)" "$(ours bare)" "$(ref bare)" ns

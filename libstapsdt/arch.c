@@ -29,7 +29,10 @@
  * probeFire() and probeIsEnabled() compare the stub's first 8 bytes with
  * the word sdt_stub_idle_word() gives to see breakpoints and patches: the
  * core spaces stubs 16 bytes apart and pads them with zeros, so those 8
- * bytes are all ours.
+ * bytes are all ours. rseq.c's probeIsEnabled() compares x86_64's first
+ * 4 with the constant 0x441f0f90 (a breakpoint at the PC changes the
+ * first, one at the 5-byte nop or its call the second): change both
+ * together.
  */
 #include <elf.h>
 #include <errno.h>
@@ -43,6 +46,9 @@ static const unsigned char stub_x86_64[] = {
 	0x0f, 0x1f, 0x44, 0x00, 0x00, /* nopl 0x0(%rax,%rax,1) */
 	0xc3,			      /* ret */
 };
+
+/* What the stub pointer of a probe not loaded points at (internal.h). */
+const unsigned char *const sdt_unloaded_stub = stub_x86_64;
 
 static const unsigned char stub_aarch64[] = {
 	0x1f, 0x20, 0x03, 0xd5, /* nop: the probe's PC */

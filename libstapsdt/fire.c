@@ -22,6 +22,9 @@
  * for a thread inside a mark before it unmaps the object (loader.c). A
  * mark is a load and two stores of a thread-local word, no atomic
  * read-modify-write, no fence (membarrier() on the unload side stands in).
+ * Those stores cost as much as probeIsEnabled()'s whole check: where rseq
+ * can stand in for them (rseq.c), the marked probeIsEnabled() here is only
+ * the fallback the dynamic linker did not pick.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -99,16 +102,23 @@ static inline void reader_leave(void)
 			 __ATOMIC_RELAXED);
 }
 
+/* Without rseq (rseq.c), this is probeIsEnabled() itself. */
+#ifdef SDT_RSEQ_READER
+#define enabled_marked sdt_enabled_marked
+#else
+#define enabled_marked probeIsEnabled
+#endif
+
 __attribute__((noinline, cold)) static int enabled_slow(SDTProbe_t *probe,
 							unsigned long w)
 {
 	if (w != SDT_READER_NEW)
 		return _sdt_traced_stub(probe) != NULL;
 	sdt_reader_register();
-	return probeIsEnabled(probe);
+	return enabled_marked(probe);
 }
 
-int probeIsEnabled(SDTProbe_t *probe)
+int enabled_marked(SDTProbe_t *probe)
 {
 	unsigned long w = reader_word();
 	int on;

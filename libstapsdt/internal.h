@@ -8,13 +8,15 @@
  *   loader.c    placement (memfd or private file), dlopen, publish, retire
  *   chunk.c     providerExtend()'s objects with room for more probes
  *   fire.c      probeFire / probeIsEnabled: the lock-free fast paths
+ *   rseq.c      probeIsEnabled as an rseq critical section (x86_64)
  *
  * Concurrency, in one place. Fires and enabled checks take no lock: they
  * read a probe's _fire (the stub, or NULL) and its semaphore pointer with
  * atomic loads, then the semaphore and the stub's first word in the object.
- * Load publishes a probe by storing the semaphore pointer and then _fire
- * (release); unload stores NULL into _fire and points the semaphore at a
- * static zero, then gives the objects back (dlclose, memfd or file, fd).
+ * Load publishes a probe by storing the semaphore and stub pointers and
+ * then _fire (release); unload stores NULL into _fire and points the
+ * semaphore at a static zero and the stub pointer at idle bytes, then
+ * gives the objects back (dlclose, memfd or file, fd).
  * providerExtend() only publishes: the probes added since the last load
  * or extend take free slots of a chunk (chunk.c), and no probe already
  * published is touched, so extending needs no grace period.
@@ -23,6 +25,10 @@
  * few instructions between reading the pointers and the last touch in a
  * per-thread word (struct sdt_reader), and unload waits, after a
  * membarrier(), until no thread is inside a mark it began before (loader.c).
+ * On x86_64 with glibc's rseq, probeIsEnabled() instead runs those
+ * instructions as an rseq critical section, which stores nothing, and
+ * unload's membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ) sends any
+ * thread inside one back to its start, to read the idle pointers (rseq.c).
  * The header's inline checks cannot mark: they read the object only while
  * it is loaded (the man page says so). Without membarrier, unloaded objects
  * are kept, hidden, until providerDestroy() as a fallback.
@@ -61,6 +67,11 @@ struct sdt_arg_info {
 /* providerAddProbe() allocates this; the public node comes first. */
 struct sdt_probe_node {
 	SDTProbeNode_t pub;
+	/*
+	 * The stub while loaded, else sdt_unloaded_stub: never NULL, so that
+	 * rseq.c's check reads it without testing _fire first.
+	 */
+	const void *stub;
 	signed char types[SDT_MAX_ARGS]; /* all argument types */
 	unsigned ordinal; /* 0, or N for the Nth repeat of an earlier name */
 	unsigned copies;  /* first of a name: how many repeats followed */
@@ -119,6 +130,22 @@ extern __thread struct sdt_reader sdt_reader_self
 	__attribute__((tls_model("initial-exec")));
 unsigned long sdt_reader_register(void);
 
+/*
+ * rseq.c: where probeIsEnabled() can run as an rseq critical section
+ * (x86_64 with glibc's <sys/rseq.h>), the dynamic linker picks that or the
+ * marked check, sdt_enabled_marked() (fire.c), once. sdt_rseq_used says
+ * the section was picked: unload then restarts it (loader.c).
+ */
+#if defined(__x86_64__) && defined(__linux__) && defined(__has_include)
+#if __has_include(<sys/rseq.h>)
+#define SDT_RSEQ_READER 1
+#endif
+#endif
+#ifdef SDT_RSEQ_READER
+int sdt_enabled_marked(SDTProbe_t *probe) __attribute__((visibility("hidden")));
+extern int sdt_rseq_used;
+#endif
+
 static inline struct sdt_provider *sdt_provider_of(SDTProvider_t *p)
 {
 	return (struct sdt_provider *)(void *)p;
@@ -131,6 +158,8 @@ static inline struct sdt_probe_node *sdt_node_of(const SDTProbe_t *p)
 
 /* Every semaphore reads this while its provider is not loaded. */
 extern const volatile unsigned short sdt_idle_semaphore;
+/* arch.c: and every stub pointer this, an idle x86_64 stub's bytes. */
+extern const unsigned char *const sdt_unloaded_stub;
 
 /* provider.c: record an error on P (message formatted); returns -1. */
 int sdt_set_error(SDTProvider_t *p, SDTError_t code, const char *fmt, ...)

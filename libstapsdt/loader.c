@@ -88,7 +88,8 @@ static pthread_mutex_t readers_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sdt_reader *readers;
 static pthread_key_t reader_key;
 static pthread_once_t reader_once = PTHREAD_ONCE_INIT;
-static int membarrier_state = -1; /* -1 unknown, 0 none, 1 registered */
+/* -1 unknown, 0 none, 1 registered: for the marks, for rseq (rseq.c) */
+static int membarrier_state = -1, membarrier_rseq_state = -1;
 
 static void reader_unlink(struct sdt_reader *r)
 {
@@ -132,21 +133,39 @@ unsigned long sdt_reader_register(void)
 	return SDT_READER_OUT;
 }
 
-static int membarrier_ready(void)
+/* membarrier(CMD) after registering for it (REGISTER) once: 0 or -1. */
+static int membarrier_call(int *state, int reg, int cmd)
 {
-	if (membarrier_state < 0)
-		membarrier_state =
-			syscall(__NR_membarrier,
-				MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0,
-				0) == 0;
-	return membarrier_state;
+	if (*state < 0)
+		*state = syscall(__NR_membarrier, reg, 0, 0) == 0;
+	return *state && syscall(__NR_membarrier, cmd, 0, 0) == 0 ? 0 : -1;
+}
+
+/*
+ * probeIsEnabled() as an rseq critical section (rseq.c): a thread inside
+ * it when membarrier() interrupts it starts it over, reading the probe
+ * again. The flag is read after the first membarrier(), which a thread
+ * that set it and then entered the section has passed.
+ */
+static int rseq_restart(void)
+{
+#ifdef SDT_RSEQ_READER
+	if (__atomic_load_n(&sdt_rseq_used, __ATOMIC_RELAXED))
+		return membarrier_call(
+			&membarrier_rseq_state,
+			MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ,
+			MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ);
+#endif
+	return 0;
 }
 
 /* Returns 0 once no fire can touch what was unpublished; -1 if unknown. */
 static int grace_wait(void)
 {
-	if (!membarrier_ready() ||
-	    syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0))
+	if (membarrier_call(&membarrier_state,
+			    MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED,
+			    MEMBARRIER_CMD_PRIVATE_EXPEDITED) < 0 ||
+	    rseq_restart() < 0)
 		return -1;
 	pthread_mutex_lock(&readers_lock);
 	for (struct sdt_reader *r = readers; r; r = r->next) {
@@ -250,7 +269,7 @@ static void fork_child(void)
 		self->next = NULL;
 		readers = self;
 	}
-	membarrier_state = -1;
+	membarrier_state = membarrier_rseq_state = -1;
 	pthread_mutex_unlock(&readers_lock);
 	pthread_mutex_unlock(&registry_lock);
 }
@@ -424,6 +443,8 @@ void sdt_publish(SDTProbe_t *probe, uintptr_t stub, uintptr_t sema)
 {
 	__atomic_store_n(&sdt_node_of(probe)->pub._semaphore,
 			 (const volatile unsigned short *)sema,
+			 __ATOMIC_RELEASE);
+	__atomic_store_n(&sdt_node_of(probe)->stub, (const void *)stub,
 			 __ATOMIC_RELEASE);
 	__atomic_store_n(&probe->_fire, (void *)stub, __ATOMIC_RELEASE);
 }
@@ -773,6 +794,9 @@ int sdt_unload(struct sdt_provider *p)
 		__atomic_store_n(&l->probe._fire, NULL, __ATOMIC_RELEASE);
 		__atomic_store_n(&sdt_node_of(&l->probe)->pub._semaphore,
 				 &sdt_idle_semaphore, __ATOMIC_RELEASE);
+		__atomic_store_n(&sdt_node_of(&l->probe)->stub,
+				 (const void *)sdt_unloaded_stub,
+				 __ATOMIC_RELEASE);
 	}
 	/* One grace period covers every object of the provider. */
 	keep = grace_wait() != 0;

@@ -30,13 +30,17 @@ dist_man_MANS += \
 # their sanitizer and cross variants from this list too.
 LIBSTAPSDT_SOURCES = \
 	libstapsdt/provider.c libstapsdt/object.c libstapsdt/arch.c \
-	libstapsdt/loader.c libstapsdt/chunk.c libstapsdt/fire.c
+	libstapsdt/loader.c libstapsdt/chunk.c libstapsdt/fire.c \
+	libstapsdt/rseq.c
 libstapsdt_libstapsdt_la_SOURCES = $(LIBSTAPSDT_SOURCES) \
 	libstapsdt/internal.h
 libstapsdt_libstapsdt_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
 libstapsdt_libstapsdt_la_LIBADD = elfcore/libsdtdso.la \
 	-ldl -lpthread
-libstapsdt_libstapsdt_la_LDFLAGS = -version-info 0:0:0 -no-undefined
+# Never unmapped once loaded: threads' rseq areas keep pointing at its
+# critical section's descriptor (rseq.c).
+libstapsdt_libstapsdt_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
+	-Wl,-z,nodelete
 EXTRA_DIST += libstapsdt/libstapsdt.map
 if HAVE_VSCRIPT
 libstapsdt_libstapsdt_la_LDFLAGS += \

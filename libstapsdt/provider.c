@@ -314,6 +314,7 @@ static SDTProbe_t *add_probe(SDTProvider_t *p, const char *name, int argc,
 	probe->argCount = argc;
 	probe->provider = p;
 	n->pub._semaphore = &sdt_idle_semaphore;
+	n->stub = sdt_unloaded_stub;
 	n->pub._idle_word = sdt_stub_idle_word();
 	/* Newest first, as the public library keeps them. */
 	n->pub.list.next = p->probes;

@@ -2,7 +2,11 @@
 check_PROGRAMS += tests/libstapsdt/api-test tests/libstapsdt/probe-host \
 	tests/libstapsdt/gen-object tests/libstapsdt/cycles \
 	tests/libstapsdt/extend-host tests/libstapsdt/extend-cycles \
-	tests/libstapsdt/extend-room
+	tests/libstapsdt/extend-room tests/libstapsdt/rseq
+tests_libstapsdt_rseq_SOURCES = tests/libstapsdt/rseq.c tests/tools/check.h
+tests_libstapsdt_rseq_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt \
+	-I$(top_srcdir)/tests/tools
+tests_libstapsdt_rseq_LDADD = libstapsdt/libstapsdt.la -lpthread
 tests_libstapsdt_api_test_SOURCES = tests/libstapsdt/api-test.c
 tests_libstapsdt_api_test_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/libstapsdt
 tests_libstapsdt_api_test_LDADD = libstapsdt/libstapsdt.la
@@ -51,6 +55,7 @@ LIBSTAPSDT_TESTS = \
 	tests/libstapsdt/perf.sh \
 	tests/libstapsdt/unload-attached.sh \
 	tests/libstapsdt/stress.sh \
+	tests/libstapsdt/rseq.sh \
 	tests/libstapsdt/cycles.sh \
 	tests/libstapsdt/cgo.sh \
 	tests/libstapsdt/python.sh \

@@ -69,6 +69,10 @@ $CC $CFL -O2 -o "$T/stress-plain" $SRCS "$S/tests/libstapsdt/stress.c" \
 	fail "build the plain stress program: $(tail -n 20 "$T/build-plain.log")"
 out=$(timeout 240 "$T/stress-plain" 20000 2>&1) || fail "plain ($CC): $out"
 note "plain ($CC): $out"
+# probeIsEnabled() marked instead of in an rseq section (libstapsdt/rseq.c).
+out=$(GLIBC_TUNABLES=glibc.pthread.rseq=0 timeout 240 "$T/stress-plain" 5000 2>&1) ||
+	fail "plain ($CC), glibc.pthread.rseq=0: $out"
+note "plain ($CC), glibc.pthread.rseq=0: $out"
 [ $ran -eq 2 ] || fail "only $ran of 2 sanitizers could be built and run"
 left=$(find "$T" -name 'libstapsdt-*')
 expect_eq "files left behind" "" "$left"
