@@ -73,7 +73,7 @@
  * _SDT_ARG_PRINT    operand modifier naming the register ("%q": %rax)
  * _SDT_ARG_EXTEND   1: the spec names the whole 64-bit register, so an
  *                   integer narrower than it is passed extended from its
- *                   own type (below, _SDT_EXTENDED)
+ *                   own type (below, _SDT_REG_VALUE)
  */
 #if defined(__x86_64__)
 /* The 64-bit names: gdb knows no %r8b..%r15b; the size says the width. */
@@ -427,7 +427,7 @@ __attribute__((__always_inline__)) inline
 #if _SDT_ARG_EXTEND
 /*
  * __typeof__(__sdt_reg<T>::value) is the type an argument of type T is
- * passed as (_SDT_EXTENDED): __sdt_wide for bool, enumerations and the
+ * passed as (_SDT_REG_VALUE): __sdt_wide for bool, enumerations and the
  * integer types narrower than it, T itself for anything else. A static
  * member's type, not a typedef: it needs no "typename" where T depends
  * on a template parameter. Only declared.
@@ -1465,7 +1465,7 @@ _SDT_CODE_OF(decltype(nullptr), 0)
  * Where the spec names a whole 64-bit register (_SDT_ARG_EXTEND), the
  * register must hold the value whole: an integer narrower than it, bool
  * and enumerations included, is passed extended from its own type, sign
- * or zero (_SDT_EXTENDED). Otherwise the bits above it are whatever the
+ * or zero. Otherwise the bits above it are whatever the
  * compiler left there: after a narrowing cast, `(int8_t)v', the rest of
  * v. Tracers that take the spec's low bytes read either right, but gdb
  * 16 narrows the register's value by a cast that is wrong for a negative
