@@ -417,6 +417,7 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 	do {                                                                   \
 		lets _SDT_DECLS_##n args _SDT_FRAME_##n args                   \
 		kind##_USE(group, name, sema)                                  \
+		_SDT_CASTS_BEGIN                                               \
 		__asm__ __volatile__(                                          \
 			_USDT_SITE_OPEN _SDT_NOTE_DESC_AT(                     \
 				group, name, kind##_SYM(group, name, sema),    \
@@ -426,6 +427,7 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 			: _SDT_OPERANDS_##n args                               \
 				_SDT_REC_OPS(n, _USDT_CODES, raw)              \
 					_SDT_SITE_OPERAND);                    \
+		_SDT_CASTS_END                                                 \
 		_SDT_REC_AFTER(group, name, n, _USDT_CODES, raw);              \
 	} while (0)
 

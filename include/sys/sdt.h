@@ -71,6 +71,9 @@
  * _SDT_ARG_IN_FRAME 1: arguments are copied to frame slots ("m")
  * _SDT_ARG_REG      otherwise, the constraint for an argument
  * _SDT_ARG_PRINT    operand modifier naming the register ("%q": %rax)
+ * _SDT_ARG_EXTEND   1: the spec names the whole 64-bit register, so an
+ *                   integer narrower than it is passed extended from its
+ *                   own type (below, _SDT_REG_VALUE)
  */
 #if defined(__x86_64__)
 /* The 64-bit names: gdb knows no %r8b..%r15b; the size says the width. */
@@ -78,6 +81,7 @@
 #define _SDT_ARG_IN_FRAME 0
 #define _SDT_ARG_REG "r"
 #define _SDT_ARG_PRINT "%q"
+#define _SDT_ARG_EXTEND 1
 #elif defined(__i386__)
 #define _SDT_NOP nop
 #define _SDT_ARG_IN_FRAME 1
@@ -90,6 +94,7 @@
 #define _SDT_ARG_IN_FRAME 0
 #define _SDT_ARG_REG "r"
 #define _SDT_ARG_PRINT "%x"
+#define _SDT_ARG_EXTEND 1
 #elif defined(__arm__)
 #define _SDT_NOP nop
 #define _SDT_ARG_IN_FRAME 1
@@ -101,6 +106,7 @@
 #define _SDT_ARG_IN_FRAME 0
 #define _SDT_ARG_REG "r"
 #define _SDT_ARG_PRINT "%"
+#define _SDT_ARG_EXTEND 1
 #elif defined(__powerpc64__)
 /* Registers print as bare numbers: a constant must never be one. */
 #define _SDT_NOP nop
@@ -129,6 +135,9 @@
 #define _SDT_ARG_PRINT "%"
 #define _SDT_FRAME_TEXT(s, o) "%n" #s "@%c" #o "(%0)"
 #endif
+#ifndef _SDT_ARG_EXTEND
+#define _SDT_ARG_EXTEND 0
+#endif
 
 /*
  * What the asm statement gets for an argument: a value, not the variable.
@@ -144,6 +153,8 @@
 #ifdef STAP_SDT_ARG_CONSTRAINT
 #undef _SDT_ARG_IN_FRAME
 #define _SDT_ARG_IN_FRAME 0
+#undef _SDT_ARG_EXTEND
+#define _SDT_ARG_EXTEND 0
 #undef _SDT_ARG_REG
 #define _SDT_ARG_REG _SDT_STR(STAP_SDT_ARG_CONSTRAINT)
 #define _SDT_ARG_VALUE(x) (x)
@@ -316,6 +327,10 @@
 #else /* C and C++ */
 
 /* ---- What each argument is: size, signedness, whether we can pass it -- */
+#if _SDT_ARG_EXTEND
+/* A register's width, without "long long" (C89 and C++98 have none). */
+typedef int __sdt_wide __attribute__((__mode__(__DI__)));
+#endif
 #ifdef __cplusplus
 /*
  * __sdt_decay(x) has the type x has once passed by value: arrays and
@@ -408,6 +423,48 @@ __attribute__((__always_inline__)) inline
 	__builtin_memcpy(&__sdt_bits, &__sdt_v, sizeof(__sdt_bits));
 	return __sdt_bits;
 }
+
+#if _SDT_ARG_EXTEND
+/*
+ * __typeof__(__sdt_reg<T>::value) is the type an argument of type T is
+ * passed as (_SDT_REG_VALUE): __sdt_wide for bool, enumerations and the
+ * integer types narrower than it, T itself for anything else. A static
+ * member's type, not a typedef: it needs no "typename" where T depends
+ * on a template parameter. Only declared.
+ */
+template <typename __sdt_T, bool __sdt_enum = __is_enum(__sdt_T)>
+struct __sdt_reg {
+	static __sdt_T value;
+};
+template <typename __sdt_T> struct __sdt_reg<__sdt_T, true> {
+	static __sdt_wide value;
+};
+#define _SDT_WIDENED(type)                                                     \
+	template <> struct __sdt_reg<type, false> {                            \
+		static __sdt_wide value;                                       \
+	};
+_SDT_WIDENED(bool)
+_SDT_WIDENED(char)
+_SDT_WIDENED(signed char)
+_SDT_WIDENED(unsigned char)
+_SDT_WIDENED(short)
+_SDT_WIDENED(unsigned short)
+_SDT_WIDENED(int)
+_SDT_WIDENED(unsigned int)
+_SDT_WIDENED(wchar_t)
+#if __SIZEOF_LONG__ < 8
+_SDT_WIDENED(long)
+_SDT_WIDENED(unsigned long)
+#endif
+#if __cplusplus >= 201103L
+_SDT_WIDENED(char16_t)
+_SDT_WIDENED(char32_t)
+#endif
+#ifdef __cpp_char8_t
+_SDT_WIDENED(char8_t)
+#endif
+#undef _SDT_WIDENED
+#endif
 
 #define _SDT_ARG_SIZE(x) sizeof(_SDT_TYPE(x))
 #define _SDT_ARG_SIGNED(x) (__sdt_type<_SDT_TYPE(x)>::is_signed)
@@ -532,7 +589,7 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 #define _SDT_REG_TEXT(s, a) "%n" #s "@" _SDT_ARG_PRINT #a
 #define _SDT_SIZE_OPERAND_OF(i) "n"(-(_SDT_SIZE_SIGN_OF(i)))
 #define _SDT_REG_OPERAND(i, x)                                                 \
-	_SDT_SIZE_OPERAND_OF(i), _SDT_ARG_REG(_SDT_ARG_VALUE(x))
+	_SDT_SIZE_OPERAND_OF(i), _SDT_ARG_REG(_SDT_REG_VALUE(i, x))
 #define _SDT_FRAME_OPERAND(i, x)                                               \
 	_SDT_SIZE_OPERAND_OF(i),                                               \
 		"n"(__builtin_offsetof(__typeof__(_SDT_FRAME), _SDT_F##i))
@@ -1366,6 +1423,19 @@ _SDT_CODE_OF(decltype(nullptr), 0)
  * after or before the probe is warned about as before.
  */
 #define _SDT_PRAGMA(x) _Pragma(#x)
+/*
+ * g++: an argument cast to its own type (_SDT_REG_VALUE) is no news to
+ * the user; _SDT_CASTS_BEGIN/_END say so around <usdt.h>'s statement.
+ */
+#if defined(__cplusplus) && defined(__GNUC__) && !defined(__clang__)
+#define _SDT_QUIET_CXX _SDT_PRAGMA(GCC diagnostic ignored "-Wuseless-cast")
+#define _SDT_CASTS_BEGIN _SDT_PRAGMA(GCC diagnostic push) _SDT_QUIET_CXX
+#define _SDT_CASTS_END _SDT_PRAGMA(GCC diagnostic pop)
+#else
+#define _SDT_QUIET_CXX
+#define _SDT_CASTS_BEGIN
+#define _SDT_CASTS_END
+#endif
 #if defined(__clang__)
 #define _SDT_QUIET_BEGIN                                                       \
 	_SDT_PRAGMA(clang diagnostic push)                                     \
@@ -1377,7 +1447,8 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 	_SDT_PRAGMA(GCC diagnostic ignored "-Wuse-after-free")                 \
 	_SDT_PRAGMA(GCC diagnostic ignored "-Wdangling-pointer")               \
 	_SDT_PRAGMA(GCC diagnostic ignored "-Wuninitialized")                  \
-	_SDT_PRAGMA(GCC diagnostic ignored "-Wmaybe-uninitialized")
+	_SDT_PRAGMA(GCC diagnostic ignored "-Wmaybe-uninitialized")            \
+	_SDT_QUIET_CXX
 #define _SDT_QUIET_END _SDT_PRAGMA(GCC diagnostic pop)
 #else
 #define _SDT_QUIET_BEGIN
@@ -1388,6 +1459,38 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+/*
+ * Where the spec names a whole 64-bit register (_SDT_ARG_EXTEND), the
+ * register must hold the value whole: an integer narrower than it, bool
+ * and enumerations included, is passed extended from its own type, sign
+ * or zero. Otherwise the bits above it are whatever the
+ * compiler left there: after a narrowing cast, `(int8_t)v', the rest of
+ * v. Tracers that take the spec's low bytes read either right, but gdb
+ * 16 narrows the register's value by a cast that is wrong for a negative
+ * value out of the narrow type's range (-1@%rdx over 0x8899aabbccddeeff
+ * reads 1). The spec is unchanged; the cost is at most one movsx/movzx
+ * (sxtb, sext.w...) at the site, none where the value is already so.
+ * Anything else (pointers, floats' bits, arrays, functions, C++ member
+ * pointers and nullptr) is passed as before. Defined here, under the
+ * #pragma above: gcc 12 places an unset local's warning at the cast.
+ */
+#if !_SDT_ARG_EXTEND
+#define _SDT_REG_VALUE(i, x) _SDT_ARG_VALUE(x)
+#elif defined(__cplusplus)
+#define _SDT_REG_VALUE(i, x)                                                   \
+	_SDT_ARG_VALUE(static_cast<__typeof__(__sdt_reg<_SDT_V##i>::value)>(x))
+#else
+/* The cast's operand is 0 where x is no integer: a struct fails no cast. */
+#define _SDT_WIDE_OF(i)                                                        \
+	(_SDT_K##i >= 1 && _SDT_K##i <= 4 && sizeof(_SDT_V##i) < 8)
+#define _SDT_REG_VALUE(i, x)                                                   \
+	__builtin_choose_expr(                                                 \
+		_SDT_WIDE_OF(i),                                               \
+		(__sdt_wide)__builtin_choose_expr(_SDT_WIDE_OF(i),             \
+						  _SDT_RVALUE(x), 0),          \
+		_SDT_ARG_VALUE(x))
 #endif
 
 #define _SDT_PROBE(provider, name, n, args)                                    \

@@ -20,7 +20,8 @@ SDT_HEADER_TESTS = \
 	tests/sdt/debugger.sh \
 	tests/sdt/member-pointer.sh \
 	tests/sdt/inlined.sh \
-	tests/sdt/typed.sh
+	tests/sdt/typed.sh \
+	tests/sdt/narrowed.sh
 TESTS += $(SDT_HEADER_TESTS)
 EXTRA_DIST += $(SDT_HEADER_TESTS) \
 	tests/sdt/lib.sh \
@@ -40,4 +41,5 @@ EXTRA_DIST += $(SDT_HEADER_TESTS) \
 	tests/sdt/regclass.c \
 	tests/sdt/debugger.c \
 	tests/sdt/inlined.c \
-	tests/sdt/typed.c
+	tests/sdt/typed.c \
+	tests/sdt/narrowed.c
