@@ -8,7 +8,10 @@
  * alternate between the two (which goes first alternates too), so both see
  * the same machine, frequency and neighbours, and a window the scheduler
  * cut into is one of many; prints the median ns per call of each, "NAME
- * OURS PUBLIC" lines. bench/libstapsdt-bench.sh pins it to one CPU.
+ * OURS PUBLIC" lines, then "floor NS": the same loop calling a function
+ * that only returns, through a pointer the same way, in windows between
+ * theirs; no check made by a call can cost less. bench/libstapsdt-bench.sh
+ * pins it to one CPU.
  *
  * Both libraries export the public API with its layouts, which is all
  * this program uses: it is built without either header.
@@ -65,12 +68,24 @@ static int lib_open(lib_t *l, const char *path)
 
 static volatile int sink;
 
-/* ns per call of L's probeIsEnabled (FIRE 0) or probeFire (1). */
+/* The floor: a call that does nothing, as the loop makes it. */
+__attribute__((noinline)) static int nothing(void *probe)
+{
+	__asm__ __volatile__("" : : "r"(probe));
+	return 0;
+}
+
+static int (*volatile nothing_ptr)(void *) = nothing;
+
+/*
+ * ns per call of L's probeIsEnabled (FIRE 0) or probeFire (1); with L
+ * NULL, of nothing().
+ */
 static double window(const lib_t *l, int fire)
 {
-	int (*enabled)(void *) = l->enabled;
-	void (*fn)(void *, ...) = l->fire;
-	void *probe = l->probe;
+	int (*enabled)(void *) = l ? l->enabled : nothing_ptr;
+	void (*fn)(void *, ...) = l ? l->fire : NULL;
+	void *probe = l ? l->probe : NULL;
 	int on = 0;
 	double s = bench_now_us();
 
@@ -87,24 +102,30 @@ static double window(const lib_t *l, int fire)
 
 static void compare(const char *name, lib_t *libs, int fire, int windows)
 {
-	double *t[2] = { calloc((size_t)windows, sizeof(double)),
+	double *t[3] = { calloc((size_t)windows, sizeof(double)),
+			 calloc((size_t)windows, sizeof(double)),
 			 calloc((size_t)windows, sizeof(double)) };
 
-	if (!t[0] || !t[1]) {
+	if (!t[0] || !t[1] || !t[2]) {
 		fprintf(stderr, "libstapsdt-ab: out of memory\n");
 		exit(1);
 	}
 	window(&libs[0], fire), window(&libs[1], fire); /* warm up */
-	for (int w = 0; w < windows; w++)
+	for (int w = 0; w < windows; w++) {
 		for (int k = 0; k < 2; k++) {
 			int i = (w + k) & 1;
 
 			t[i][w] = window(&libs[i], fire);
 		}
+		if (!fire)
+			t[2][w] = window(NULL, 0);
+	}
 	printf("%s %.3f %.3f\n", name, bench_median(t[0], (size_t)windows),
 	       bench_median(t[1], (size_t)windows));
-	free(t[0]);
-	free(t[1]);
+	if (!fire)
+		printf("floor %.3f\n", bench_median(t[2], (size_t)windows));
+	for (int k = 0; k < 3; k++)
+		free(t[k]);
 }
 
 int main(int argc, char **argv)
