@@ -66,8 +66,9 @@ for cc in gcc clang; do
 		build "$cc $lto" $cc "-I$SDT_INCLUDE" $lto
 		n=$((n + 1))
 	done
-	if [ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] || [ -f /usr/include/sys/sdt.h ]; then
-		build "$cc, SystemTap's sys/sdt.h" $cc ""
+	if (need_stap_header) >/dev/null; then
+		need_stap_header
+		build "$cc, SystemTap's sys/sdt.h" $cc "$STAP_INC"
 	fi
 done
 [ $n -gt 0 ] || skip "no compiler"

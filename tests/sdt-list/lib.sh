@@ -1,7 +1,6 @@
 # Shared by the sdt-list tests (after tests/lib.sh): where the program is,
 # and how to build tests/sdt-list/probes.c with either header.
 SDT_LIST=$top_builddir/sdt-list/sdt-list
-STAP_HEADER=/usr/include/x86_64-linux-gnu/sys/sdt.h
 [ -x "$SDT_LIST" ] || fail "$SDT_LIST is not built"
 need_cmd python3
 
@@ -12,8 +11,8 @@ build_probes() {
 	shift 2
 	case $hdr in
 	stap)
-		[ -f "$STAP_HEADER" ] || skip "SystemTap's sys/sdt.h is not installed"
-		inc=
+		need_stap_header
+		inc=$STAP_INC
 		;;
 	ours) inc="-I$top_srcdir/include" ;;
 	esac
