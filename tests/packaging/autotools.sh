@@ -47,10 +47,15 @@ JIT=$top_srcdir/samples/dynamic
 # shellcheck disable=SC2046 # pkg-config's words are meant to split
 $CC -o "$T/jit-bare" "$JIT/jit.c" $(stage_pkg_config --cflags --libs libstapsdt) ||
 	fail "build samples/dynamic against the stage"
-"$T/jit-bare" "$JIT/probes.conf" 0 >"$T/bare.out" 2>&1 &&
-	fail "jit started without an rpath (is the stage's libdir in the loader's cache?)"
-grep -q 'libstapsdt.so.0: cannot open shared object file' "$T/bare.out" ||
-	{ cat "$T/bare.out"; fail "unexpected failure without an rpath"; }
+# (A libstapsdt installed earlier, in the loader's cache, would start it.)
+if ldconfig -p 2>/dev/null | grep -q 'libstapsdt\.so\.0 '; then
+	note "a libstapsdt.so.0 is in the loader's cache (installed before): the start without an rpath is not checked"
+else
+	"$T/jit-bare" "$JIT/probes.conf" 0 >"$T/bare.out" 2>&1 &&
+		fail "jit started without an rpath (is the stage's libdir in the loader's cache?)"
+	grep -q 'libstapsdt.so.0: cannot open shared object file' "$T/bare.out" ||
+		{ cat "$T/bare.out"; fail "unexpected failure without an rpath"; }
+fi
 # shellcheck disable=SC2046
 $CC -o "$T/jit" "$JIT/jit.c" $(stage_pkg_config --cflags --libs libstapsdt) \
 	-Wl,-rpath,"$(stage_pkg_config --variable=libdir libstapsdt)" ||

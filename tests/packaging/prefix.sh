@@ -76,8 +76,12 @@ $CC -E -Wp,-v -xc /dev/null 2>&1 >/dev/null | grep -q "^ /usr/include/$ma\$" ||
 conf conf1.log --prefix=/usr
 grep -q "WARNING: /usr/include is on the compiler's own search list, after" \
 	"$T/conf1.log" || { cat "$T/conf1.log"; fail "configure --prefix=/usr said nothing"; }
-grep -q "^ *  /usr/include/$ma, \(which holds another\|where systemtap-sdt-dev installs its\) sys/sdt.h" \
-	"$T/conf1.log" || { cat "$T/conf1.log"; fail "configure --prefix=/usr did not name /usr/include/$ma"; }
+# The first directory ahead of /usr/include with a sys/sdt.h: an earlier
+# `make install' of ours in /usr/local/include, else SystemTap's.
+first=/usr/include/$ma
+[ -f /usr/local/include/sys/sdt.h ] && first=/usr/local/include
+grep -q "^ *  $first, \(which holds another\|where systemtap-sdt-dev installs its\) sys/sdt.h" \
+	"$T/conf1.log" || { cat "$T/conf1.log"; fail "configure --prefix=/usr did not name $first"; }
 expect_eq "sdtkit.pc Cflags with --prefix=/usr" -I/usr/include/sdtkit "$(pc_cflags)"
 grep -qx 'sdtincludedir = ${includedir}/sdtkit' Makefile ||
 	fail "the header is not installed in /usr/include/sdtkit"
