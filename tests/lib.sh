@@ -43,8 +43,7 @@ need_stap_header() {
 # time in another root or checkout on this kernel adds the same names.
 # Tracefs is one per kernel, so the lock is seen by all of them.
 tracefs_lock() {
-	[ -e "$TRACEFS/uprobe_events" ] ||
-		mount -t tracefs nodev "$TRACEFS" 2>/dev/null
+	need_tracefs
 	exec 8<"$TRACEFS/uprobe_events" ||
 		skip "cannot open $TRACEFS/uprobe_events"
 	flock -x -w 600 8 ||
