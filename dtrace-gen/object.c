@@ -414,7 +414,8 @@ static long probe_index(const struct dg_model *m, const char *provider,
 
 /*
  * Whether type note N is a generated header's record (marked "header",
- * not "usdt") of probe P of M that says what the .d file says.
+ * not "usdt") of probe P of M that says what the .d file says. A compact
+ * record (SDT_TYPES_NT_CODES) is always the compiler's, never a header's.
  */
 static long header_record_of(const struct dg_model *m,
 			     const struct sdt_type_note *n)
@@ -428,6 +429,8 @@ static long header_record_of(const struct dg_model *m,
 	char want[16];
 	long i;
 
+	if (n->type != SDT_TYPES_NT)
+		return -1;
 	if (!count || (i = probe_index(m, provider, name)) < 0)
 		return -1;
 	snprintf(want, sizeof(want), "%u", m->probes[i].nargs);

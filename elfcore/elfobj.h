@@ -51,10 +51,11 @@ struct sdt_probe {
 	size_t shndx_;
 };
 
-/* One sdtkit type record (SDT_TYPES_NT): its descriptor bytes. */
+/* One sdtkit type record: its note type and descriptor bytes. */
 struct sdt_type_note {
 	const char *desc;
 	size_t size;
+	unsigned type; /* SDT_TYPES_NT or SDT_TYPES_NT_CODES */
 };
 
 /* private: from this address on, section SHNDX holds it (0: none) */

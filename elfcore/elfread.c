@@ -728,7 +728,8 @@ static int read_note_sections(struct sdt_elf *f, struct note_sec *secs,
 	return r;
 }
 
-static int add_type_note(struct sdt_elf *f, const char *desc, size_t size)
+static int add_type_note(struct sdt_elf *f, const char *desc, size_t size,
+			 unsigned type)
 {
 	struct sdt_type_note *n = realloc(
 		f->type_notes, (f->ntype_notes + 1) * sizeof(*f->type_notes));
@@ -738,6 +739,7 @@ static int add_type_note(struct sdt_elf *f, const char *desc, size_t size)
 	f->type_notes = n;
 	n[f->ntype_notes].desc = desc;
 	n[f->ntype_notes].size = size;
+	n[f->ntype_notes].type = type;
 	f->ntype_notes++;
 	return 0;
 }
@@ -776,12 +778,13 @@ static int read_type_section(struct sdt_elf *f, size_t i)
 			break;
 		}
 		name = (const char *)d->d_buf + name_at;
-		if (nh.n_type != SDT_TYPES_NT ||
+		if ((nh.n_type != SDT_TYPES_NT &&
+		     nh.n_type != SDT_TYPES_NT_CODES) ||
 		    nh.n_namesz != sizeof(SDT_TYPES_OWNER) ||
 		    memcmp(name, SDT_TYPES_OWNER, sizeof(SDT_TYPES_OWNER)))
 			continue;
 		r = add_type_note(f, (const char *)d->d_buf + desc_at,
-				  nh.n_descsz);
+				  nh.n_descsz, nh.n_type);
 		if (r < 0)
 			return r;
 	}

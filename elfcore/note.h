@@ -29,10 +29,17 @@
  * non-allocated SHT_NOTE section SDT_TYPES_SECTION; descriptor = provider,
  * probe, argument count (decimal), then per argument its C type and name,
  * each NUL-terminated. Format: docs/typed-probes.md; encoder: typerec.h.
+ *
+ * The headers' records of the types the compiler saw (<sys/sdt.h>,
+ * <usdt.h>) take type SDT_TYPES_NT_CODES: provider and probe, then one
+ * byte for the count and one byte per argument naming its type by a
+ * number, then each argument's text as the site wrote it: the assembler
+ * need not paste type texts together. Type 2 is the struct layouts' (layout.h).
  */
 #define SDT_TYPES_SECTION ".note.sdtkit"
 #define SDT_TYPES_OWNER "sdtkit"
 #define SDT_TYPES_NT 1
+#define SDT_TYPES_NT_CODES 3
 
 /* An ELF note header {namesz, descsz, type}: 12 bytes in either class. */
 #define SDT_NOTE_HEADER_SIZE 12

@@ -12,6 +12,12 @@
  *   desc    provider, probe, argument count (decimal), then per argument
  *           its C type and its name ("" when unnamed), each NUL-terminated
  *
+ * <sys/sdt.h> and <usdt.h> write the types the compiler saw at a site in
+ * a compact record of their own, type SDT_TYPES_NT_CODES (a byte per
+ * argument naming its type, then the argument texts): the assembler
+ * copies bytes rather than pasting type texts. Nothing here writes those;
+ * sdt-list reads both (types.c) into the same record.
+ *
  * Being a non-allocated note it survives ld --gc-sections, strip and
  * objcopy, and linking several objects just concatenates the records.
  * docs/typed-probes.md is the description for readers.

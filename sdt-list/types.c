@@ -16,11 +16,13 @@
  * after its arguments) is only a fallback: any record -G made from the
  * .d file wins over it, and a disagreement between the two is resolved
  * that way, not reported. A record <usdt.h> wrote (marked "usdt" after
- * that; <sys/sdt.h>'s too) ranks last, and its records of one probe are
- * each site's types and argument texts: they may differ (one site passes
- * an int, another a long), so they are merged, an argument whose types
- * differ becoming unknown, never reported; an argument's text that is no
- * identifier (`req->len + 1') leaves it unnamed, without a warning.
+ * that; <sys/sdt.h>'s too; or, from newer headers, a compact record of
+ * note type SDT_TYPES_NT_CODES, a byte per type) ranks last, and its
+ * records of one probe are each site's types and argument texts: they
+ * may differ (one site passes an int, another a long), so they are
+ * merged, an argument whose types differ becoming unknown, never
+ * reported; an argument's text that is no identifier (`req->len + 1')
+ * leaves it unnamed, without a warning.
  * An empty type is one the writer could not tell: that argument keeps the
  * spec's size and sign. A malformed record is skipped with a warning; it
  * never costs the listing. A record whose count differs from the spec's
@@ -71,6 +73,86 @@ static int is_type_text(const char *type)
 }
 
 /*
+ * The C type of each code of a compact record (SDT_TYPES_NT_CODES), as the
+ * headers spelled it in a text record; a code not listed (15, 19 and up:
+ * a later header's) is unknown, as 0 is.
+ */
+static const char *const type_of_code[] = {
+	[0] = "",
+	[1] = "char",
+	[2] = "signed char",
+	[3] = "unsigned char",
+	[4] = "short",
+	[5] = "unsigned short",
+	[6] = "int",
+	[7] = "unsigned int",
+	[8] = "long",
+	[9] = "unsigned long",
+	[10] = "long long",
+	[11] = "unsigned long long",
+	[12] = "bool",
+	[13] = "char *",
+	[14] = "const char *",
+	[16] = "void *",
+	[17] = "float",
+	[18] = "double",
+};
+
+/*
+ * Decode a compact record (SDT_TYPES_NT_CODES): provider, probe, a count
+ * byte, a code byte per argument, then each argument's text as its site
+ * wrote it, named where that is an identifier. It ranks as the text
+ * record <usdt.h> writes, marked "header" and "usdt", and reads as that
+ * record would with the same types. 0, or -1 with *WHY.
+ */
+static int parse_codes(const struct sdt_type_note *n, struct type_record *r,
+		       const char **why)
+{
+	const unsigned char *p = (const unsigned char *)n->desc;
+	const unsigned char *end = p + n->size;
+	const unsigned char *codes;
+
+	r->provider = sdt_note_take_str(&p, end);
+	r->name = r->provider ? sdt_note_take_str(&p, end) : NULL;
+	if (!r->name || p == end) {
+		*why = "no provider, probe and argument count";
+		return -1;
+	}
+	if (!*r->provider || !*r->name) {
+		*why = "an empty provider or probe name";
+		return -1;
+	}
+	r->nargs = *p++;
+	if (r->nargs > SDT_MAX_ARGS) {
+		*why = "an argument count over 12";
+		return -1;
+	}
+	if ((size_t)(end - p) < r->nargs) {
+		*why = "fewer type codes than its count";
+		return -1;
+	}
+	codes = p;
+	p += r->nargs;
+	for (unsigned i = 0; i < r->nargs; i++) {
+		const char *type = NULL;
+
+		if (codes[i] < sizeof(type_of_code) / sizeof(type_of_code[0]))
+			type = type_of_code[codes[i]];
+		r->type[i] = type ? type : "";
+		r->argname[i] = sdt_note_take_str(&p, end);
+		if (!r->argname[i]) {
+			*why = "fewer argument names than its count";
+			return -1;
+		}
+		if (!arg_name_is_identifier(r->argname[i]))
+			r->argname[i] = "";
+	}
+	/* Later fields may follow: ignored. */
+	r->order_ = RANK_USDT;
+	return 0;
+}
+
+/*
  * Decode one record; on error *WHY says what is wrong with it. Strings
  * after the last argument are fields of a later version: ignored, as
  * docs/typed-probes.md tells every reader to. The types and names go
@@ -90,6 +172,8 @@ static int parse_record(const struct sdt_type_note *n, struct type_record *r,
 
 	memset(r, 0, sizeof(*r));
 	*bad = -1;
+	if (n->type == SDT_TYPES_NT_CODES)
+		return parse_codes(n, r, why);
 	r->provider = sdt_note_take_str(&p, end);
 	r->name = r->provider ? sdt_note_take_str(&p, end) : NULL;
 	count = r->name ? sdt_note_take_str(&p, end) : NULL;

@@ -10,7 +10,7 @@
  *
  * The same bytes are read a second way, from an fd (a memfd), as files and
  * processes are: libelf then reads with pread, section by section, rather
- * than from memory. The two must find the same probes.
+ * than from memory. The two must find the same probes and type records.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create */
@@ -79,6 +79,11 @@ static void read_from_fd(const uint8_t *data, size_t size, int image_r,
 	if (r == 0) {
 		if (g.nprobes != f->nprobes || g.ntype_notes != f->ntype_notes)
 			abort();
+		for (size_t i = 0; i < g.ntype_notes; i++) {
+			if (g.type_notes[i].type != f->type_notes[i].type ||
+			    g.type_notes[i].size != f->type_notes[i].size)
+				abort();
+		}
 		for (size_t i = 0; i < g.nprobes; i++) {
 			if (g.probes[i].note.pc != f->probes[i].note.pc ||
 			    strcmp(g.probes[i].note.args,

@@ -1,8 +1,8 @@
 #!/bin/sh
 # libFuzzer over the note reader and sdt-list's decoding (fuzz-notes.c),
 # with ASan and UBSan, for ~20 s on a seed corpus of small real binaries
-# and objects (several architectures). Skips only when clang's fuzzer
-# runtime is missing.
+# and objects (several architectures; type records of both kinds, text
+# and compact). Skips only when clang's fuzzer runtime is missing.
 . "$top_srcdir/tests/lib.sh"
 need_cmd clang
 s=$top_srcdir
@@ -43,6 +43,8 @@ $CC -O2 -o "$T/corpus/x86_64" "$T/seed.c" || fail "seed build"
 $CC -O2 -c -o "$T/corpus/x86_64.o" "$T/seed.c" || fail "seed build"
 $CC -O2 -I"$s/include" -c -o "$T/corpus/typed.o" "$s/tests/sdt-list/typed.c" ||
 	fail "typed.c seed build"
+$CC -O2 -I"$s/include" -c -o "$T/corpus/typed-codes.o" "$s/tests/sdt-list/typed-codes.c" ||
+	fail "typed-codes.c seed build"
 for cc in aarch64-linux-gnu-gcc arm-linux-gnueabihf-gcc riscv64-linux-gnu-gcc \
 	powerpc64le-linux-gnu-gcc s390x-linux-gnu-gcc i686-linux-gnu-gcc; do
 	command -v $cc >/dev/null 2>&1 || continue

@@ -21,6 +21,7 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/damaged.sh \
 	tests/sdt-list/objects.sh \
 	tests/sdt-list/typed.sh \
+	tests/sdt-list/typed-codes.sh \
 	tests/sdt-list/scripts.sh \
 	tests/sdt-list/scripts-sites.sh \
 	tests/sdt-list/bt-keywords.sh \
@@ -47,6 +48,8 @@ EXTRA_DIST += $(SDT_LIST_TESTS) \
 	tests/sdt-list/probes.c \
 	tests/sdt-list/gated.c \
 	tests/sdt-list/typed.c \
+	tests/sdt-list/typed-codes.c \
+	tests/sdt-list/sdtkit-note.h \
 	tests/sdt-list/fuzz-notes.c \
 	tests/sdt-list/contract/python3.11.bt \
 	tests/sdt-list/contract/php8.2.bt \

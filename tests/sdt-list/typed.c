@@ -16,19 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* One note: owner "sdtkit", type TYPE, descriptor the strings given. */
-#define NOTE(type, strings)                                                    \
-	__asm__(".pushsection .note.sdtkit,\"\",%note\n"                       \
-		".balign 4\n"                                                  \
-		".4byte 7\n"                                                   \
-		".4byte 2f-1f\n"                                               \
-		".4byte " #type "\n"                                           \
-		".asciz \"sdtkit\"\n"                                          \
-		".balign 4\n"                                                  \
-		"1:\n" strings "2:\n"                                          \
-		".balign 4\n"                                                  \
-		".popsection\n")
-#define S(text) ".asciz \"" text "\"\n"
+#include "sdtkit-note.h"
 
 NOTE(1,
      S("sdtlist_shop") S("order__start") S("3") S("const char *") S("customer")
