@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Print the typed-probe records of ELF files, one JSON list a line:
 [provider, probe, count, type1, name1, type2, name2, ...]; with --all
-first, also the fields after those (a generated header's mark).
+first, also the fields after those (a generated header's mark). A
+compact record (note type 3) prints as the text record it stands for:
+its codes' type texts, marked "header", "usdt".
 
 It reads the records the way docs/typed-probes.md describes them and uses
 nothing of sdtkit: `readelf -x .note.sdtkit' gives the raw bytes of every
@@ -52,7 +54,32 @@ def records(data, order, where):
                          % (where, at, fields))
             # Later fields (a header's mark) only with --all.
             yield fields if ALL else fields[:3 + 2 * int(fields[2])]
+        elif data[at + 12:at + 12 + namesz] == b"sdtkit\0" and ntype == 3:
+            yield compact(bytes(data[desc_at:desc_at + descsz]), at, where)
         at = end
+
+
+# The type text of each code of a compact record; others are unknown.
+CODES = ["", "char", "signed char", "unsigned char", "short",
+         "unsigned short", "int", "unsigned int", "long", "unsigned long",
+         "long long", "unsigned long long", "bool", "char *", "const char *",
+         "", "void *", "float", "double"]
+
+
+def compact(desc, at, where):
+    """A compact record as the fields of its text record."""
+    parts = desc.split(b"\0", 2)
+    if len(parts) < 3 or not parts[2] or parts[2][0] > 12:
+        sys.exit("%s: compact record at %#x: %r" % (where, at, desc))
+    n, rest = parts[2][0], parts[2][1:]
+    names = rest[n:].split(b"\0")
+    if len(rest) < n or len(names) < n + 1:
+        sys.exit("%s: compact record at %#x: %r" % (where, at, desc))
+    fields = [parts[0].decode(), parts[1].decode(), str(n)]
+    for i in range(n):
+        fields += [CODES[rest[i]] if rest[i] < len(CODES) else "",
+                   names[i].decode()]
+    return fields + ["header", "usdt"] if ALL else fields
 
 
 ALL = sys.argv[1:2] == ["--all"]
