@@ -6,6 +6,8 @@
 # declared, listed by sdt-list); with SystemTap's <sys/sdt.h> the -G
 # object writes the same 3. A provider file that declares no provider
 # (QEMU generates ten) gives its outputs silently, as SystemTap's dtrace.
+# The compiler's compact record of a probe does not stand for the .d
+# file's: -G writes that.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/dtrace-gen/lib.sh"
 SDT_LIST=$top_builddir/sdt-list/sdt-list
@@ -72,6 +74,32 @@ for cc in gcc clang; do
 	fi
 done
 [ $n -gt 0 ] || skip "no compiler"
+
+# A compiler's record (a compact one, note type 3, as <sys/sdt.h> and
+# <usdt.h> write) is no generated header's, not even one whose bytes
+# would read as a header's text record: -G still writes the .d file's
+# record of its probe, which wins.
+cat >site.c <<'C'
+#define SDTKIT_NO_TYPES
+#include <sys/sdt.h>
+#include "sdtkit-note.h"
+NOTE(3, S("big") S("p7") B("2, 8, 16") S("n") S("p"));
+NOTE(3, S("big") S("p7") S("2") S("int") S("id") S("const char *") S("name")
+		S("header"));
+int main(int argc, char **argv)
+{
+	long n = argc;
+	DTRACE_PROBE2(big, p7, n, argv[0]);
+	return 0;
+}
+C
+$CC -O2 -I"$SDT_INCLUDE" -I"$top_srcdir/tests/sdt-list" -c site.c -o site.o ||
+	fail "compile site.c"
+"$DG" -G -s big.d -o site-big.o site.o || fail "-G over a compact record"
+$CC -o site site.o site-big.o || fail "link site"
+expect_eq "-G over compact records: records" 3 "$(readelf -n site | grep -c '^ *sdtkit ')"
+expect_eq "-G over compact records: the listing" "big:p7(int id, const char *name)  1 site" \
+	"$("$SDT_LIST" site 2>/dev/null | sed 's/, semaphore//')"
 
 # No provider at all: outputs, exit 0, nothing said.
 printf '/* no probes here */\n' >empty.d
