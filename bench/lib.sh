@@ -10,6 +10,10 @@ CC=${CC:-cc}
 B=$(mktemp -d "${TMPDIR:-/tmp}/sdtkit-bench.XXXXXX") || exit 1
 trap 'rm -rf "$B"' EXIT
 
+# stap_header DIR: STAP_INC, the flag under which <sys/sdt.h> is
+# SystemTap's (the tests' helper, shared).
+. "$top_srcdir/tests/stap-header.sh"
+
 # median_ms RUNS CMD...: the median wall time of RUNS runs of CMD, in ms.
 # hyperfine (no shell, warmed up) where installed: a date-based loop adds
 # a few milliseconds of its own, which hides fast tools' real times. With

@@ -48,10 +48,8 @@ if public=$(public_libstapsdt "$B/public"); then
 else
 	echo "(public libstapsdt reference absent: $public)"
 fi
-theirs=/usr/include/$(gcc -print-multiarch 2>/dev/null)/sys/sdt.h
-[ -f "$theirs" ] || theirs=/usr/include/sys/sdt.h
-if [ -f "$theirs" ] && grep -q _SDT_ASM_BODY "$theirs"; then
-	build_loop libbpf-loop-stap "" || exit 1
+if stap_header "$B/stap-inc"; then
+	build_loop libbpf-loop-stap "$STAP_INC" || exit 1
 else
 	echo "(SystemTap's sys/sdt.h is not installed: no reference column)"
 fi

@@ -12,9 +12,7 @@
 # disturbs less than wall time, else wall time. Below the times, where
 # they go: the preprocessed size and the asm operands of each unit.
 . "$top_srcdir/bench/lib.sh"
-theirs=/usr/include/x86_64-linux-gnu/sys/sdt.h
-[ -f "$theirs" ] || theirs=/usr/include/sys/sdt.h
-[ -f "$theirs" ] || theirs=
+stap_header "$B/stap-inc" # else STAP_INC is empty: "absent"
 libbpf_usdt=$(libbpf_usdt_h)
 N=300
 RUNS=9
@@ -82,9 +80,9 @@ ours_inc="-I$top_srcdir/include"
 for cc in gcc clang; do
 	command -v $cc >/dev/null 2>&1 || { echo "($cc absent)"; continue; }
 	header "compile $N four-argument probes, $cc -O2 (median of $RUNS, in turns)" "reference"
-	if [ -n "$theirs" ]; then
+	if [ -n "$STAP_INC" ]; then
 		# shellcheck disable=SC2046
-		set -- $(pair_ms $cc sdt.c "$ours_inc" sdt.c "")
+		set -- $(pair_ms $cc sdt.c "$ours_inc" sdt.c "$STAP_INC")
 		row "sys/sdt.h vs SystemTap's" "$1" "$2" ms ">=1x"
 	else
 		row "sys/sdt.h vs SystemTap's" - absent ms ">=1x"
@@ -103,17 +101,17 @@ done
 
 header "where it goes: the 300-probe units" "reference"
 pp() { $CC -E "$@" | wc -c; }
-[ -n "$theirs" ] && ref=$(pp sdt.c) || ref=absent
+[ -n "$STAP_INC" ] && ref=$(pp "$STAP_INC" sdt.c) || ref=absent
 row "sys/sdt.h preprocessed" "$(pp "$ours_inc" sdt.c)" "$ref" bytes
 row "sys/sdt.h, no records, preprocessed" \
 	"$(pp "$ours_inc" -DSDTKIT_NO_TYPES sdt.c)" "$ref" bytes
-[ -n "$theirs" ] && ref=$(operands sdt.c) || ref=absent
+[ -n "$STAP_INC" ] && ref=$(operands "$STAP_INC" sdt.c) || ref=absent
 row "sys/sdt.h asm operands" "$(operands "$ours_inc" sdt.c)" "$ref" operands
 [ -n "$libbpf_usdt" ] && ref=$(pp -Iref usdt.c) || ref=absent
 row "usdt.h preprocessed" "$(pp "$ours_inc" usdt.c)" "$ref" bytes
 [ -n "$libbpf_usdt" ] && ref=$(operands -Iref usdt.c) || ref=absent
 row "usdt.h asm operands" "$(operands "$ours_inc" usdt.c)" "$ref" operands
-[ -n "$theirs" ] || echo "(SystemTap's sys/sdt.h absent: systemtap-sdt-dev is not installed)"
+[ -n "$STAP_INC" ] || echo "(SystemTap's sys/sdt.h absent: systemtap-sdt-dev is not installed)"
 [ -n "$libbpf_usdt" ] || echo "(libbpf/usdt's usdt.h absent: set LIBBPF_USDT_H to it)"
 target_summary
 exit 0

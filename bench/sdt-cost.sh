@@ -7,9 +7,9 @@
 # nop: instructions as above, and time per loop iteration (the best of 7
 # timed runs: these machines have no cycle counter for perf).
 . "$top_srcdir/bench/lib.sh"
-theirs=/usr/include/x86_64-linux-gnu/sys/sdt.h
-[ -f "$theirs" ] || theirs=/usr/include/sys/sdt.h
-if [ ! -f "$theirs" ] || ! command -v valgrind >/dev/null 2>&1; then
+stap_header "$B/stap-inc"
+theirs=$B/stap-inc/sys/sdt.h
+if [ -z "$STAP_INC" ] || ! command -v valgrind >/dev/null 2>&1; then
 	echo "sdt-cost: needs valgrind and SystemTap's sys/sdt.h (systemtap-sdt-dev)"
 	exit 0
 fi
@@ -40,7 +40,7 @@ base_text=$(text "$B/base.o")
 
 header "untraced probe cost, $CC -O2, per iteration" "systemtap"
 for a in 0 2 6 12; do
-	build ours$a "$ours" $a && build theirs$a "$theirs" $a || exit 1
+	build ours$a "$ours" $a && build theirs$a "$theirs" $a "$STAP_INC" || exit 1
 	o=$(callgrind_ir "$B/ours$a" $n)
 	t=$(callgrind_ir "$B/theirs$a" $n)
 	row "instructions, $a args" "$(ir_per "$o")" "$(ir_per "$t")" insn

@@ -19,9 +19,7 @@ with open(sys.argv[1], "w") as f:
         f.write("}\n")
     f.write("int main(void) { return 0; }\n")
 PY
-inc=
-[ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] || [ -f /usr/include/sys/sdt.h ] ||
-	inc=-I$top_srcdir/include
+stap_header "$B/stap-inc" && inc=$STAP_INC || inc=-I$top_srcdir/include
 # shellcheck disable=SC2086
 $CC -O2 $inc -o "$B/many" "$B/many.c" || exit 1
 n=$("$SDT_LIST" --json "$B/many" | grep -c '"provider"')

@@ -23,18 +23,17 @@ need_root() {
 	[ "$(id -u)" = 0 ] || skip "attaching tracers needs root"
 }
 
-# need_stap_header: STAP_INC, an -I flag under which <sys/sdt.h> is
-# SystemTap's (systemtap-sdt-dev), or skip. Plain <sys/sdt.h> is not: after
-# `make install' ours is in /usr/local/include, which comes first.
+. "$top_srcdir/tests/stap-header.sh"
+
+# need_stap_header: STAP_INC (stap_header), under which <sys/sdt.h> is
+# SystemTap's, or skip.
 need_stap_header() {
-	d=/usr/include/$(${CC:-cc} -print-multiarch 2>/dev/null)/sys
-	[ -f "$d/sdt.h" ] || d=/usr/include/sys
-	[ -f "$d/sdt.h" ] && ! grep -q SDTKIT_SDT_H "$d/sdt.h" ||
-		skip "SystemTap's sys/sdt.h (systemtap-sdt-dev) is not installed"
-	mkdir -p "$T/stap-inc/sys" &&
-		ln -sf "$d/sdt.h" "$d/sdt-config.h" "$T/stap-inc/sys/" ||
-		fail "cannot link SystemTap's header into $T/stap-inc"
-	STAP_INC=-I$T/stap-inc
+	stap_header "$T/stap-inc"
+	case $? in
+	0) ;;
+	1) skip "SystemTap's sys/sdt.h (systemtap-sdt-dev) is not installed" ;;
+	*) fail "cannot link SystemTap's header into $T/stap-inc" ;;
+	esac
 }
 
 # tracefs_lock: hold the kernel's uprobe_events file locked (flock) until

@@ -6,7 +6,7 @@ AM_TESTS_ENVIRONMENT = \
 	top_srcdir='$(abs_top_srcdir)'; top_builddir='$(abs_top_builddir)'; \
 	CC='$(CC)'; CXX='$(CXX)'; \
 	export top_srcdir top_builddir CC CXX;
-EXTRA_DIST += tests/lib.sh
+EXTRA_DIST += tests/lib.sh tests/stap-header.sh
 
 include tests/core/local.mk
 include tests/sdt/local.mk

@@ -129,7 +129,7 @@ ours() {
 }
 
 reference() {
-	$1 -O2 -I. -o "stap-$2" stap.c probes.o 2>/dev/null || return 0
+	$1 -O2 $STAP_INC -I. -o "stap-$2" stap.c probes.o 2>/dev/null || return 0
 	spin_and_attach "stap-$2" 2 </dev/null
 	case $? in
 	0) note "SystemTap header, $1 -O2: the loop noticed too (the read was kept)" ;;
@@ -141,7 +141,7 @@ reference() {
 for_each_cc ours
 
 # For information: the same with SystemTap's dtrace and header.
-[ -x /usr/bin/dtrace ] && [ -e /usr/include/x86_64-linux-gnu/sys/sdt.h ] &&
+[ -x /usr/bin/dtrace ] && stap_header "$T/stap-inc" &&
 	/usr/bin/dtrace -h -s loop.d -o stap.h >/dev/null 2>&1 || exit 0
 sed 's/loop\.h/stap.h/' loop.c >stap.c
 for_each_cc reference

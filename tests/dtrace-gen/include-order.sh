@@ -68,10 +68,9 @@ for h in a b; do
 done
 sed 's/"\([ab]\)\.h"/"\1-nosema.h"/' first.c >nosema.c
 
-# Our header, and the system's (SystemTap's) where it is installed.
+# Our header, and SystemTap's where it is installed.
 headers="ours"
-[ -f /usr/include/sys/sdt.h ] || [ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] &&
-	headers="$headers system"
+stap_header "$T/stap-inc" && headers="$headers systemtap"
 compilers=
 for cc in gcc clang; do
 	command -v $cc >/dev/null 2>&1 && compilers="$compilers $cc"
@@ -79,7 +78,7 @@ done
 [ -n "$compilers" ] || skip "neither gcc nor clang is installed"
 note "headers: $headers; compilers:$compilers"
 for h in $headers; do
-	inc=-I.
+	inc="$STAP_INC -I."
 	[ $h = ours ] && inc="-I$SDT_INCLUDE -I."
 	for cc in $compilers; do
 		for lang in c c++; do

@@ -68,8 +68,7 @@ for cc in gcc clang; do
 		build "$cc $lto" $cc "-I$SDT_INCLUDE" $lto
 		n=$((n + 1))
 	done
-	if (need_stap_header) >/dev/null; then
-		need_stap_header
+	if stap_header "$T/stap-inc"; then
 		build "$cc, SystemTap's sys/sdt.h" $cc "$STAP_INC"
 	fi
 done

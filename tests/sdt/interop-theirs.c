@@ -1,5 +1,5 @@
 /* Half of a program built with SystemTap's <sys/sdt.h> (see interop.sh). */
-#include SYSTEMTAP_SDT_H
+#include <sys/sdt.h>
 
 void theirs(int v, const char *s)
 {

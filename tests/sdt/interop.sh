@@ -5,11 +5,9 @@
 . "$top_srcdir/tests/lib.sh"
 LC_ALL=C
 export LC_ALL
-theirs=/usr/include/x86_64-linux-gnu/sys/sdt.h
-[ -f "$theirs" ] || theirs=/usr/include/sys/sdt.h
-[ -f "$theirs" ] || skip "SystemTap's sys/sdt.h (systemtap-sdt-dev) is not installed"
+need_stap_header
 for cc in gcc clang; do
-	$cc -O2 -DSYSTEMTAP_SDT_H="\"$theirs\"" -c \
+	$cc -O2 $STAP_INC -c \
 		"$top_srcdir/tests/sdt/interop-theirs.c" -o "$T/theirs.o" ||
 		fail "$cc: SystemTap's half"
 	$cc -O2 -I"$SDT_INCLUDE" -Wall -Wextra -c \

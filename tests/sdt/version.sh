@@ -33,11 +33,9 @@ for std in "$CC -std=c89 -pedantic-errors" "$CC -std=c11" \
 done
 
 # SystemTap's header first: its guard keeps ours out, so no SDTKIT_SDT_H.
-theirs=/usr/include/$($CC -print-multiarch 2>/dev/null)/sys/sdt.h
-[ -f "$theirs" ] || theirs=/usr/include/sys/sdt.h
-if [ -f "$theirs" ] && ! grep -q SDTKIT_SDT_H "$theirs"; then
+if stap_header "$T/stap-inc"; then
 	printf '#include "%s"\n#include <sys/sdt.h>\n#ifdef SDTKIT_SDT_H\n#error ours\n#endif\nint main(void) { return 0; }\n' \
-		"$theirs" >"$T/t.c"
+		"$T/stap-inc/sys/sdt.h" >"$T/t.c"
 	$CC -I"$SDT_INCLUDE" -c -o "$T/t.o" "$T/t.c" ||
 		fail "SDTKIT_SDT_H defined after SystemTap's <sys/sdt.h>"
 else

@@ -1,22 +1,18 @@
 #!/bin/sh
 # No new warnings: each case of tests/sdt/awkward.c (a pointer after free,
 # bit-fields, arrays, function pointers, members, const volatile, __int128,
-# enums, locals that look unset, ...) built with SystemTap's <sys/sdt.h>,
-# where a user's build finds it (a system header), and with ours through
-# -I, where its own warnings show. gcc, g++, clang and clang++ at -O0 to
-# -O3 under -Wall -Wextra: ours compiles every case and gives no warning
-# (place and kind) that theirs does not give. The header's guard stays
-# narrow: a local of the user's read while unset, next to a probe, is
-# still warned about.
+# enums, locals that look unset, ...) built with SystemTap's <sys/sdt.h>
+# as a user's build finds it, a system header (need_stap_header: -isystem,
+# ahead of ours where that is installed), and with ours through -I, where
+# its own warnings show. gcc, g++, clang and clang++ at -O0 to -O3 under
+# -Wall -Wextra: ours compiles every case and gives no warning (place and
+# kind) that theirs does not give. The header's guard stays narrow: a local
+# of the user's read while unset, next to a probe, is still warned about.
 . "$top_srcdir/tests/lib.sh"
 need_cmd gcc g++ clang clang++
 LC_ALL=C
 export LC_ALL
-[ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] || [ -f /usr/include/sys/sdt.h ] ||
-	skip "SystemTap's sys/sdt.h (systemtap-sdt-dev) is not installed"
-printf '#include <sys/sdt.h>\n#ifdef SDTKIT_SDT_H\n#error ours\n#endif\n' >"$T/which.c"
-gcc -c "$T/which.c" -o "$T/which.o" 2>/dev/null ||
-	skip "the system's sys/sdt.h is not SystemTap's (ours is installed there?)"
+need_stap_header
 SRC=$top_srcdir/tests/sdt/awkward.c
 cases=$(sed -n 's/^#if.*CASE_\([a-z0-9_]*\).*/\1/p' "$SRC")
 [ -n "$cases" ] || fail "no cases in $SRC"
@@ -51,7 +47,7 @@ for cc in gcc clang g++ clang++; do
 		for c in $cases; do
 			what="$cc $o $c"
 			flags="$lang $o -Wall -Wextra -DCASE_$c -c $SRC"
-			if $cc $flags -o "$T/theirs.o" >"$T/theirs.log" 2>&1; then
+			if $cc $STAP_INC $flags -o "$T/theirs.o" >"$T/theirs.log" 2>&1; then
 				warnings "$T/theirs.log" >"$T/theirs.w"
 			else
 				# SystemTap's refuses it (bit-fields in C): any warning is new.
