@@ -165,12 +165,13 @@
 #define _SDT_ARG_VALUE(x) ((void)0, (x))
 #endif
 
-#if defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8
+#if (defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8) ||             \
+	(!defined(__SIZEOF_POINTER__) && (defined(__LP64__) || defined(_LP64)))
 #define _SDT_ASM_ADDR .8byte
-#elif !defined(__SIZEOF_POINTER__) && (defined(__LP64__) || defined(_LP64))
-#define _SDT_ASM_ADDR .8byte
+#define _SDT_ASM_ADDR_TEXT ".8byte"
 #else
 #define _SDT_ASM_ADDR .4byte
+#define _SDT_ASM_ADDR_TEXT ".4byte"
 #endif
 
 #define _SDT_STR_(x) #x
@@ -226,6 +227,7 @@
 #define _SDT_NOTE_DESC(provider, name, args)                                   \
 	_SDT_NOTE_DESC_AT(provider, name, _SDT_SEMAPHORE(provider, name), args)
 /* The same with the semaphore's symbol (or 0) given: <usdt.h> names its own. */
+#ifdef __ASSEMBLER__
 #define _SDT_NOTE_DESC_AT(provider, name, semaphore, args)                     \
 	_SDT_ASM3(.pushsection .note.stapsdt, _SDT_NOTE_GROUP, "note")         \
 	_SDT_ASM1(.balign 4)                                                   \
@@ -240,6 +242,21 @@
 	args                                                                   \
 	_SDT_ASM1(994: .balign 4)                                              \
 	_SDT_ASM1(.popsection)
+#else
+/*
+ * In C the same lines, but as few macro calls as can be: a probe expands
+ * this once per site, and the compiler's time goes into macro calls.
+ */
+#define _SDT_NOTE_DESC_AT(provider, name, semaphore, args)                     \
+	_SDT_NOTE_HEAD_TEXT _SDT_STR_(semaphore) "\n.asciz \""               \
+	_SDT_STR_(provider) "\"\n.asciz \"" _SDT_STR_(name) "\"\n" args       \
+	"994: .balign 4\n.popsection\n"
+#define _SDT_NOTE_HEAD_TEXT                                                    \
+	".pushsection .note.stapsdt,\"" _SDT_NOTE_GROUP "\",\"note\"\n"       \
+	".balign 4\n.4byte 992f-991f,994f-993f,3\n991: .asciz \"stapsdt\"\n"  \
+	"992: .balign 4\n993: " _SDT_ASM_ADDR_TEXT " 990b\n"                  \
+	_SDT_ASM_ADDR_TEXT " _.stapsdt.base\n" _SDT_ASM_ADDR_TEXT " "
+#endif
 
 /*
  * _.stapsdt.base: one byte per linked object, whatever the number of probes
@@ -247,11 +264,17 @@
  * not allocated, so --gc-sections would drop it: "R" (retain) keeps it
  * where the assembler knows the flag.
  */
+#define _SDT_BASE_PUSH_AGR                                                     \
+	".pushsection .stapsdt.base,\"aGR\",\"progbits\",.stapsdt.base,comdat\n"
+#define _SDT_BASE_PUSH_AG                                                      \
+	".pushsection .stapsdt.base,\"aG\",\"progbits\",.stapsdt.base,comdat\n"
 #if !defined(_SDT_ASM_SECTION_RETAIN_SUPPORT)
 #if defined(__clang__) && __clang_major__ >= 13
 #define _SDT_BASE_FLAGS_OTHER "aGR"
+#define _SDT_BASE_PUSH_OTHER _SDT_BASE_PUSH_AGR
 #else
 #define _SDT_BASE_FLAGS_OTHER "aG"
+#define _SDT_BASE_PUSH_OTHER _SDT_BASE_PUSH_AG
 #endif
 #define _SDT_BASE_SECTION                                                      \
 	_SDT_ASM1(.ifdef .gasversion.)                                         \
@@ -263,15 +286,22 @@
 	_SDT_ASM1(.else)                                                       \
 	_SDT_BASE_PUSH(_SDT_BASE_FLAGS_OTHER)                                  \
 	_SDT_ASM1(.endif)
+#define _SDT_BASE_SECTION_TEXT                                                 \
+	".ifdef .gasversion.\n.if .gasversion.>=23600\n" _SDT_BASE_PUSH_AGR    \
+	".else\n" _SDT_BASE_PUSH_AG ".endif\n.else\n" _SDT_BASE_PUSH_OTHER     \
+	".endif\n"
 #elif _SDT_ASM_SECTION_RETAIN_SUPPORT
 #define _SDT_BASE_SECTION _SDT_BASE_PUSH("aGR")
+#define _SDT_BASE_SECTION_TEXT _SDT_BASE_PUSH_AGR
 #else
 #define _SDT_BASE_SECTION _SDT_BASE_PUSH("aG")
+#define _SDT_BASE_SECTION_TEXT _SDT_BASE_PUSH_AG
 #endif
 #define _SDT_BASE_PUSH(flags)                                                  \
 	_SDT_ASM5(.pushsection .stapsdt.base, flags, "progbits",               \
 		  .stapsdt.base, comdat)
 
+#ifdef __ASSEMBLER__
 #define _SDT_BASE                                                              \
 	_SDT_ASM1(.ifndef _.stapsdt.base)                                      \
 	_SDT_BASE_SECTION                                                      \
@@ -281,6 +311,14 @@
 	_SDT_ASM2(.size _.stapsdt.base, 1)                                     \
 	_SDT_ASM1(.popsection)                                                 \
 	_SDT_ASM1(.endif)
+#else
+/* The same lines as one string: no macro call per probe. */
+#define _SDT_BASE                                                              \
+	".ifndef _.stapsdt.base\n" _SDT_BASE_SECTION_TEXT                      \
+	".weak _.stapsdt.base\n.hidden _.stapsdt.base\n"                       \
+	"_.stapsdt.base: .space 1\n.size _.stapsdt.base,1\n.popsection\n"      \
+	".endif\n"
+#endif
 
 #ifdef __ASSEMBLER__
 /* ---- .S files: arguments are written as specs, "-4@%eax" -------------- */
@@ -518,23 +556,29 @@ _SDT_WIDENED(char8_t)
 #define _SDT_SIGNED_OF(i) (__sdt_type<_SDT_V##i>::is_signed)
 #define _SDT_RECORD_OF(i) (__sdt_type<_SDT_V##i>::is_record)
 #else
+/*
+ * The class's tests are bits of a mask (1 to 4 integers, 5, 10 and 14
+ * addresses, 9, 12 and 13 records), and the macros here call as few
+ * others as they can: a probe expands them at every site, and macro
+ * calls, then && and || (which clang checks operand by operand), were
+ * most of what a probe cost to compile.
+ */
 #define _SDT_DECL_TYPES(i, x)                                                  \
-	enum { _SDT_K##i = _SDT_CLASS(x) };                                    \
-	typedef __typeof__(__builtin_choose_expr(_SDT_ADDRESS_OF(i), (void *)0, \
-						 _SDT_RVALUE(x))) _SDT_V##i;   \
+	enum { _SDT_K##i = __builtin_classify_type(x) };                       \
 	typedef __typeof__(__builtin_choose_expr(                              \
-		_SDT_K##i >= 1 && _SDT_K##i <= 4, _SDT_RVALUE(x), 0U)) _SDT_I##i;
-#define _SDT_ADDRESS_OF(i) (_SDT_K##i == 5 || _SDT_K##i == 10 || _SDT_K##i == 14)
+		(0x4420 >> (_SDT_K##i & 31)) & 1, (void *)0, ((void)0, (x))))  \
+		_SDT_V##i;                                                     \
+	typedef __typeof__(__builtin_choose_expr(                              \
+		(0x1e >> (_SDT_K##i & 31)) & 1, ((void)0, (x)), 0U)) _SDT_I##i;
+#define _SDT_INTEGER_OF(i) ((0x1e >> (_SDT_K##i & 31)) & 1)
+#define _SDT_ADDRESS_OF(i) ((0x4420 >> (_SDT_K##i & 31)) & 1)
 #define _SDT_SIGNED_OF(i) ((_SDT_I##i)-1 < (_SDT_I##i)1)
-#define _SDT_RECORD_OF(i)                                                      \
-	(_SDT_K##i == 9 || _SDT_K##i == 12 || _SDT_K##i == 13)
+#define _SDT_RECORD_OF(i) ((0x3200 >> (_SDT_K##i & 31)) & 1)
 #endif
-#define _SDT_SIZE_OF(i) sizeof(_SDT_V##i)
+/* Not a record, and 1, 2, 4 or 8 bytes (bits 1, 2, 4, 8 of 0x116). */
 #define _SDT_OK_OF(i)                                                          \
-	(!_SDT_RECORD_OF(i) && (_SDT_SIZE_OF(i) == 1 || _SDT_SIZE_OF(i) == 2 || \
-				_SDT_SIZE_OF(i) == 4 || _SDT_SIZE_OF(i) == 8))
-#define _SDT_SIZE_SIGN_OF(i)                                                   \
-	(_SDT_SIGNED_OF(i) ? -(int)_SDT_SIZE_OF(i) : (int)_SDT_SIZE_OF(i))
+	(!_SDT_RECORD_OF(i) & (sizeof(_SDT_V##i) < 9) &                        \
+	 ((0x116 >> (sizeof(_SDT_V##i) & 15)) & 1))
 
 /*
  * Refuse what no register holds, saying what to pass instead. With the
@@ -587,7 +631,8 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
  */
 #define _SDT_SIZE_OPERAND(x) "n"(-(_SDT_ARG_SIZE_SIGN(x)))
 #define _SDT_REG_TEXT(s, a) "%n" #s "@" _SDT_ARG_PRINT #a
-#define _SDT_SIZE_OPERAND_OF(i) "n"(-(_SDT_SIZE_SIGN_OF(i)))
+#define _SDT_SIZE_OPERAND_OF(i)                                                \
+	"n"(_SDT_SIGNED_OF(i) ? (int)sizeof(_SDT_V##i) : -(int)sizeof(_SDT_V##i))
 #define _SDT_REG_OPERAND(i, x)                                                 \
 	_SDT_SIZE_OPERAND_OF(i), _SDT_ARG_REG(_SDT_REG_VALUE(i, x))
 #define _SDT_FRAME_OPERAND(i, x)                                               \
@@ -614,52 +659,52 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 /* _SDT_EACH_n(M, a1..an): M(1, a1), ..., M(n, an), the operand lists. */
 #define _SDT_EACH_1(m, a1) m(1, a1)
 #define _SDT_EACH_2(m, a1, a2) \
-	_SDT_EACH_1(m, a1), m(2, a2)
+	m(1, a1), m(2, a2)
 #define _SDT_EACH_3(m, a1, a2, a3) \
-	_SDT_EACH_2(m, a1, a2), m(3, a3)
+	m(1, a1), m(2, a2), m(3, a3)
 #define _SDT_EACH_4(m, a1, a2, a3, a4) \
-	_SDT_EACH_3(m, a1, a2, a3), m(4, a4)
+	m(1, a1), m(2, a2), m(3, a3), m(4, a4)
 #define _SDT_EACH_5(m, a1, a2, a3, a4, a5) \
-	_SDT_EACH_4(m, a1, a2, a3, a4), m(5, a5)
+	m(1, a1), m(2, a2), m(3, a3), m(4, a4), m(5, a5)
 #define _SDT_EACH_6(m, a1, a2, a3, a4, a5, a6) \
-	_SDT_EACH_5(m, a1, a2, a3, a4, a5), m(6, a6)
+	m(1, a1), m(2, a2), m(3, a3), m(4, a4), m(5, a5), m(6, a6)
 #define _SDT_EACH_7(m, a1, a2, a3, a4, a5, a6, a7) \
-	_SDT_EACH_6(m, a1, a2, a3, a4, a5, a6), m(7, a7)
+	m(1, a1), m(2, a2), m(3, a3), m(4, a4), m(5, a5), m(6, a6), m(7, a7)
 #define _SDT_EACH_8(m, a1, a2, a3, a4, a5, a6, a7, a8) \
-	_SDT_EACH_7(m, a1, a2, a3, a4, a5, a6, a7), m(8, a8)
+	m(1, a1), m(2, a2), m(3, a3), m(4, a4), m(5, a5), m(6, a6), m(7, a7), m(8, a8)
 #define _SDT_EACH_9(m, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	_SDT_EACH_8(m, a1, a2, a3, a4, a5, a6, a7, a8), m(9, a9)
+	m(1, a1), m(2, a2), m(3, a3), m(4, a4), m(5, a5), m(6, a6), m(7, a7), m(8, a8), m(9, a9)
 #define _SDT_EACH_10(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	_SDT_EACH_9(m, a1, a2, a3, a4, a5, a6, a7, a8, a9), m(10, a10)
+	m(1, a1), m(2, a2), m(3, a3), m(4, a4), m(5, a5), m(6, a6), m(7, a7), m(8, a8), m(9, a9), m(10, a10)
 #define _SDT_EACH_11(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	_SDT_EACH_10(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10), m(11, a11)
+	m(1, a1), m(2, a2), m(3, a3), m(4, a4), m(5, a5), m(6, a6), m(7, a7), m(8, a8), m(9, a9), m(10, a10), m(11, a11)
 #define _SDT_EACH_12(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	_SDT_EACH_11(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11), m(12, a12)
+	m(1, a1), m(2, a2), m(3, a3), m(4, a4), m(5, a5), m(6, a6), m(7, a7), m(8, a8), m(9, a9), m(10, a10), m(11, a11), m(12, a12)
 
 /* _SDT_ALL_n(M, a1..an): the same, without commas: declarations, checks. */
 #define _SDT_ALL_1(m, a1) m(1, a1)
 #define _SDT_ALL_2(m, a1, a2) \
-	_SDT_ALL_1(m, a1) m(2, a2)
+	m(1, a1) m(2, a2)
 #define _SDT_ALL_3(m, a1, a2, a3) \
-	_SDT_ALL_2(m, a1, a2) m(3, a3)
+	m(1, a1) m(2, a2) m(3, a3)
 #define _SDT_ALL_4(m, a1, a2, a3, a4) \
-	_SDT_ALL_3(m, a1, a2, a3) m(4, a4)
+	m(1, a1) m(2, a2) m(3, a3) m(4, a4)
 #define _SDT_ALL_5(m, a1, a2, a3, a4, a5) \
-	_SDT_ALL_4(m, a1, a2, a3, a4) m(5, a5)
+	m(1, a1) m(2, a2) m(3, a3) m(4, a4) m(5, a5)
 #define _SDT_ALL_6(m, a1, a2, a3, a4, a5, a6) \
-	_SDT_ALL_5(m, a1, a2, a3, a4, a5) m(6, a6)
+	m(1, a1) m(2, a2) m(3, a3) m(4, a4) m(5, a5) m(6, a6)
 #define _SDT_ALL_7(m, a1, a2, a3, a4, a5, a6, a7) \
-	_SDT_ALL_6(m, a1, a2, a3, a4, a5, a6) m(7, a7)
+	m(1, a1) m(2, a2) m(3, a3) m(4, a4) m(5, a5) m(6, a6) m(7, a7)
 #define _SDT_ALL_8(m, a1, a2, a3, a4, a5, a6, a7, a8) \
-	_SDT_ALL_7(m, a1, a2, a3, a4, a5, a6, a7) m(8, a8)
+	m(1, a1) m(2, a2) m(3, a3) m(4, a4) m(5, a5) m(6, a6) m(7, a7) m(8, a8)
 #define _SDT_ALL_9(m, a1, a2, a3, a4, a5, a6, a7, a8, a9) \
-	_SDT_ALL_8(m, a1, a2, a3, a4, a5, a6, a7, a8) m(9, a9)
+	m(1, a1) m(2, a2) m(3, a3) m(4, a4) m(5, a5) m(6, a6) m(7, a7) m(8, a8) m(9, a9)
 #define _SDT_ALL_10(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) \
-	_SDT_ALL_9(m, a1, a2, a3, a4, a5, a6, a7, a8, a9) m(10, a10)
+	m(1, a1) m(2, a2) m(3, a3) m(4, a4) m(5, a5) m(6, a6) m(7, a7) m(8, a8) m(9, a9) m(10, a10)
 #define _SDT_ALL_11(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) \
-	_SDT_ALL_10(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) m(11, a11)
+	m(1, a1) m(2, a2) m(3, a3) m(4, a4) m(5, a5) m(6, a6) m(7, a7) m(8, a8) m(9, a9) m(10, a10) m(11, a11)
 #define _SDT_ALL_12(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) \
-	_SDT_ALL_11(m, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) m(12, a12)
+	m(1, a1) m(2, a2) m(3, a3) m(4, a4) m(5, a5) m(6, a6) m(7, a7) m(8, a8) m(9, a9) m(10, a10) m(11, a11) m(12, a12)
 
 /* Per argument count: checks, the frame copy, operands and spec text. */
 /* The names of each argument's type and class alone (<usdt.h>'s locals). */
@@ -678,17 +723,17 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 #define _SDT_DECLS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_ALL_12(_SDT_DECL_TYPES, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 /* Per argument count: one check of every argument, after their types. */
 #define _SDT_OKS_1 _SDT_OK_OF(1)
-#define _SDT_OKS_2 _SDT_OKS_1 && _SDT_OK_OF(2)
-#define _SDT_OKS_3 _SDT_OKS_2 && _SDT_OK_OF(3)
-#define _SDT_OKS_4 _SDT_OKS_3 && _SDT_OK_OF(4)
-#define _SDT_OKS_5 _SDT_OKS_4 && _SDT_OK_OF(5)
-#define _SDT_OKS_6 _SDT_OKS_5 && _SDT_OK_OF(6)
-#define _SDT_OKS_7 _SDT_OKS_6 && _SDT_OK_OF(7)
-#define _SDT_OKS_8 _SDT_OKS_7 && _SDT_OK_OF(8)
-#define _SDT_OKS_9 _SDT_OKS_8 && _SDT_OK_OF(9)
-#define _SDT_OKS_10 _SDT_OKS_9 && _SDT_OK_OF(10)
-#define _SDT_OKS_11 _SDT_OKS_10 && _SDT_OK_OF(11)
-#define _SDT_OKS_12 _SDT_OKS_11 && _SDT_OK_OF(12)
+#define _SDT_OKS_2 _SDT_OKS_1 & _SDT_OK_OF(2)
+#define _SDT_OKS_3 _SDT_OKS_2 & _SDT_OK_OF(3)
+#define _SDT_OKS_4 _SDT_OKS_3 & _SDT_OK_OF(4)
+#define _SDT_OKS_5 _SDT_OKS_4 & _SDT_OK_OF(5)
+#define _SDT_OKS_6 _SDT_OKS_5 & _SDT_OK_OF(6)
+#define _SDT_OKS_7 _SDT_OKS_6 & _SDT_OK_OF(7)
+#define _SDT_OKS_8 _SDT_OKS_7 & _SDT_OK_OF(8)
+#define _SDT_OKS_9 _SDT_OKS_8 & _SDT_OK_OF(9)
+#define _SDT_OKS_10 _SDT_OKS_9 & _SDT_OK_OF(10)
+#define _SDT_OKS_11 _SDT_OKS_10 & _SDT_OK_OF(11)
+#define _SDT_OKS_12 _SDT_OKS_11 & _SDT_OK_OF(12)
 #define _SDT_CHECKS_0()
 #define _SDT_CHECKS_1(a1) \
 	_SDT_ALL_1(_SDT_DECL_TYPES, a1) _SDT_CHECK_ALL(_SDT_OKS_1)
@@ -925,27 +970,27 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
  *     11 unsigned long long  12 bool  13 char *  14 const char *
  *     16 void * (any other pointer, array or function)  17 float
  *     18 double  0 anything else: an empty type, "not known";
+ * - the record is the compact kind (note type 3, docs/typed-probes.md):
+ *   provider and name, then the count and the codes as bytes, then the
+ *   names; readers turn a code into its type's text;
  * - the codes are "n" operands of the probe's own statement, after its
  *   operands (a statement of their own past 9 arguments: 30 operands at
- *   most), printed only into assembler symbols, .L__sdt_cI, with
- *   .L__sdt_w set to 1 the first time the unit sees this probe with these
- *   codes: no instruction, the note's bytes unchanged;
+ *   most), which writes the record's head with them (.byte N,%c8,...)
+ *   the first time the unit sees this probe with these codes (an
+ *   .ifndef on a symbol naming both), and sets .L__sdt_w to say so: no
+ *   instruction, the note's bytes unchanged;
  * - the statement that puts _.stapsdt.base, which has no operands (so
  *   nothing in an argument's text, `%' or `{|}', is taken for an operand
- *   or a dialect), writes the record when .L__sdt_w says so, the names
- *   as the argument's text stringized twice: a C string literal, which
- *   is also an assembler one;
+ *   or a dialect), appends the names when .L__sdt_w says so, each the
+ *   argument's text stringized twice: a C string literal, which is also
+ *   an assembler one; the head's size counts to a label it puts last;
  * - the record is in a comdat group per probe: the link keeps one, LTO
- *   included; the macro turning codes into text is defined once per
- *   assembler stream (an .ifndef on its own symbol, in every statement
- *   that may be first: LTO partitions are streams of their own).
- * The record is marked "header" then "usdt": a .d file's record wins, and
- * records of sites that pass other types are merged, not reported. A
- * header dtrace-gen wrote gives its probes the .d file's record instead
- * (_SDT_DPROBE_n). Each argument's text reaches the compiler a handful
- * of times per probe, and no statement is added: measured against
- * SystemTap's header by bench/sdt-compile.sh. ELF only; SDTKIT_NO_TYPES
- * leaves them out.
+ *   included.
+ * A .d file's record wins over this one, and records of sites that pass
+ * other types are merged, not reported. A header dtrace-gen wrote gives
+ * its probes the .d file's record instead (_SDT_DPROBE_n). What the
+ * compiler spends here is measured against SystemTap's header by
+ * bench/sdt-compile.sh. ELF only; SDTKIT_NO_TYPES leaves them out.
  */
 #if defined(__ELF__) && !defined(SDTKIT_NO_TYPES)
 #ifdef __cplusplus
@@ -998,7 +1043,8 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 		 unsigned short: 5, int: 6, unsigned int: 7, long: 8,          \
 		 unsigned long: 9, long long: 10, unsigned long long: 11,      \
 		 _Bool: 12, char *: 13, const char *: 14, float: 17,           \
-		 double: 18, default: _SDT_ADDRESS_OF(i) ? 16 : 0)
+		 double: 18,                                                   \
+		 default: (0x4420 >> (_SDT_K##i & 31)) & 1 ? 16 : 0)
 #else
 #define _SDT_IS(x, type)                                                       \
 	__builtin_types_compatible_p(__typeof__(_SDT_RVALUE(x)), type)
@@ -1021,29 +1067,42 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 	  _SDT_ARG_SIZE(x) == sizeof(long) ? 8 : 10) + !_SDT_ARG_SIGNED(x))
 #endif
 
-/*
- * "__sdt_type CODE": the type's text, empty for 0. Defined once per
- * assembler stream, in the statement that first needs it. One string
- * token, so one line: .if on the code, "signed "/"unsigned " first, then
- * char, short, int, long, long long (1 to 11), bool (12), char * (13),
- * const char * (14), void * (16), float (17), double (18).
- */
-#define _SDT_TYPE_MACRO ".ifndef .L__sdt_tm\n.set .L__sdt_tm,1\n.macro __sdt_type c\n.if \\c==2\n.ascii \"signed \"\n.elseif \\c&1&&\\c>2&&\\c<12\n.ascii \"unsigned \"\n.endif\n.if \\c==0\n.elseif \\c<4\n.ascii \"char\"\n.elseif \\c<6\n.ascii \"short\"\n.elseif \\c<8\n.ascii \"int\"\n.elseif \\c<10\n.ascii \"long\"\n.elseif \\c<12\n.ascii \"long long\"\n.elseif \\c==12\n.ascii \"bool\"\n.elseif \\c==13\n.ascii \"char *\"\n.elseif \\c==14\n.ascii \"const char *\"\n.elseif \\c==16\n.ascii \"void *\"\n.elseif \\c==17\n.ascii \"float\"\n.elseif \\c==18\n.ascii \"double\"\n.endif\n.byte 0\n.endm\n.endif\n"
 
-/* The codes' statement; K: ".%c0.%c1...", S: ".set .L__sdt_c1,%c0\n...". */
-#define _SDT_REC_CODES(provider, name, K, S)                                  \
-	".ifndef .L__sdt_k." _SDT_STR(provider) "." _SDT_STR(name) K "\n"     \
-	".set .L__sdt_k." _SDT_STR(provider) "." _SDT_STR(name) K ",1\n"      \
-	".set .L__sdt_w,1\n.else\n.set .L__sdt_w,0\n.endif\n" S
-/* The record's statement; NAMES: each type and name. */
-#define _SDT_REC_TEXT(provider, name, n, names)                                \
-	".if .L__sdt_w\n.pushsection .note.sdtkit,\"G\",\"note\",.sdtkit.sdt." \
-	_SDT_STR(provider) "." _SDT_STR(name) ",comdat\n.balign 4\n"          \
-	".4byte 7,996f-995f,1\n.asciz \"sdtkit\"\n.balign 4\n995: .asciz \"" \
-	_SDT_STR(provider) "\",\"" _SDT_STR(name) "\",\"" #n "\"\n" names    \
-	".asciz \"header\",\"usdt\"\n996: .balign 4\n.popsection\n.endif\n"
-#define _SDT_NAME_LINE(i, x)                                                   \
-	"__sdt_type .L__sdt_c" #i "\n.asciz " _SDT_STR(#x) "\n"
+/*
+ * The section of provider:name's record, in the probe's comdat group: a
+ * link keeps one group of a name.
+ */
+/*
+ * Here and below, a parameter is stringized by _SDT_STR_ alone: it was
+ * expanded already, when this macro was called.
+ */
+#define _SDT_REC_PUSH(provider, name)                                          \
+	".pushsection .note.sdtkit,\"G\",\"note\",.sdtkit.sdt."             \
+	_SDT_STR_(provider.name) ",comdat\n"
+/* The record's head, in the section PUSH enters: count and codes (B). */
+#define _SDT_REC_HEAD(push, provider, name, n, B)                              \
+	push ".balign 4\n.4byte 7,996f-995f,3\n.asciz \"sdtkit\"\n"          \
+	".balign 4\n995: .asciz \"" _SDT_STR_(provider) "\",\""              \
+	_SDT_STR_(name) "\"\n.byte " #n B "\n.popsection\n"
+/*
+ * BODY, only the first time this unit sees provider:name with these codes
+ * (K: ".%c0.%c1...", of the codes' operands); .L__sdt_w then tells the
+ * statements after it to add the rest of the record.
+ */
+#define _SDT_REC_KEYED(provider, name, K, body)                               \
+	".ifndef .L__sdt_k." _SDT_STR_(provider.name) K "\n"                  \
+	".set .L__sdt_k." _SDT_STR_(provider.name) K ",1\n"                   \
+	body ".set .L__sdt_w,1\n.else\n.set .L__sdt_w,0\n.endif\n"
+/* The codes' statement; B: ",%c0,%c1...". */
+#define _SDT_REC_CODES(provider, name, n, K, B)                               \
+	_SDT_REC_KEYED(provider, name, K,                                      \
+		       _SDT_REC_HEAD(_SDT_REC_PUSH(provider, name), provider,  \
+				     name, n, B))
+/* The record's statement: NAMES, then the end the head's size counts to. */
+#define _SDT_REC_TEXT(provider, name, names)                                   \
+	".if .L__sdt_w\n" _SDT_REC_PUSH(provider, name) names                 \
+	"996: .balign 4\n.popsection\n.endif\n"
+#define _SDT_NAME_LINE(i, x) ".asciz " _SDT_STR_(#x) "\n"
 #define _SDT_CODE_OP(i, x) "n"(_SDT_CODE_AT(i, x))
 
 #define _SDT_K_1 ".%c0"
@@ -1058,18 +1117,18 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #define _SDT_K_10 _SDT_K_9 ".%c9"
 #define _SDT_K_11 _SDT_K_10 ".%c10"
 #define _SDT_K_12 _SDT_K_11 ".%c11"
-#define _SDT_S_1 ".set .L__sdt_c1,%c0\n"
-#define _SDT_S_2 _SDT_S_1 ".set .L__sdt_c2,%c1\n"
-#define _SDT_S_3 _SDT_S_2 ".set .L__sdt_c3,%c2\n"
-#define _SDT_S_4 _SDT_S_3 ".set .L__sdt_c4,%c3\n"
-#define _SDT_S_5 _SDT_S_4 ".set .L__sdt_c5,%c4\n"
-#define _SDT_S_6 _SDT_S_5 ".set .L__sdt_c6,%c5\n"
-#define _SDT_S_7 _SDT_S_6 ".set .L__sdt_c7,%c6\n"
-#define _SDT_S_8 _SDT_S_7 ".set .L__sdt_c8,%c7\n"
-#define _SDT_S_9 _SDT_S_8 ".set .L__sdt_c9,%c8\n"
-#define _SDT_S_10 _SDT_S_9 ".set .L__sdt_c10,%c9\n"
-#define _SDT_S_11 _SDT_S_10 ".set .L__sdt_c11,%c10\n"
-#define _SDT_S_12 _SDT_S_11 ".set .L__sdt_c12,%c11\n"
+#define _SDT_B_1 ",%c0"
+#define _SDT_B_2 _SDT_B_1 ",%c1"
+#define _SDT_B_3 _SDT_B_2 ",%c2"
+#define _SDT_B_4 _SDT_B_3 ",%c3"
+#define _SDT_B_5 _SDT_B_4 ",%c4"
+#define _SDT_B_6 _SDT_B_5 ",%c5"
+#define _SDT_B_7 _SDT_B_6 ",%c6"
+#define _SDT_B_8 _SDT_B_7 ",%c7"
+#define _SDT_B_9 _SDT_B_8 ",%c8"
+#define _SDT_B_10 _SDT_B_9 ",%c9"
+#define _SDT_B_11 _SDT_B_10 ",%c10"
+#define _SDT_B_12 _SDT_B_11 ",%c11"
 #define _SDT_CODES_1(a1) _SDT_EACH_1(_SDT_CODE_OP, a1)
 #define _SDT_CODES_2(a1, a2) _SDT_EACH_2(_SDT_CODE_OP, a1, a2)
 #define _SDT_CODES_3(a1, a2, a3) _SDT_EACH_3(_SDT_CODE_OP, a1, a2, a3)
@@ -1108,42 +1167,42 @@ _SDT_CODE_OF(decltype(nullptr), 0)
  */
 #if _SDT_ARG_IN_FRAME
 #define _SDT_RK_1 ".%c4"
-#define _SDT_RS_1 ".set .L__sdt_c1,%c4\n"
+#define _SDT_RB_1 ",%c4"
 #define _SDT_RK_2 ".%c6.%c7"
-#define _SDT_RS_2 ".set .L__sdt_c1,%c6\n.set .L__sdt_c2,%c7\n"
+#define _SDT_RB_2 ",%c6,%c7"
 #define _SDT_RK_3 ".%c8.%c9.%c10"
-#define _SDT_RS_3 ".set .L__sdt_c1,%c8\n.set .L__sdt_c2,%c9\n.set .L__sdt_c3,%c10\n"
+#define _SDT_RB_3 ",%c8,%c9,%c10"
 #define _SDT_RK_4 ".%c10.%c11.%c12.%c13"
-#define _SDT_RS_4 ".set .L__sdt_c1,%c10\n.set .L__sdt_c2,%c11\n.set .L__sdt_c3,%c12\n.set .L__sdt_c4,%c13\n"
+#define _SDT_RB_4 ",%c10,%c11,%c12,%c13"
 #define _SDT_RK_5 ".%c12.%c13.%c14.%c15.%c16"
-#define _SDT_RS_5 ".set .L__sdt_c1,%c12\n.set .L__sdt_c2,%c13\n.set .L__sdt_c3,%c14\n.set .L__sdt_c4,%c15\n.set .L__sdt_c5,%c16\n"
+#define _SDT_RB_5 ",%c12,%c13,%c14,%c15,%c16"
 #define _SDT_RK_6 ".%c14.%c15.%c16.%c17.%c18.%c19"
-#define _SDT_RS_6 ".set .L__sdt_c1,%c14\n.set .L__sdt_c2,%c15\n.set .L__sdt_c3,%c16\n.set .L__sdt_c4,%c17\n.set .L__sdt_c5,%c18\n.set .L__sdt_c6,%c19\n"
+#define _SDT_RB_6 ",%c14,%c15,%c16,%c17,%c18,%c19"
 #define _SDT_RK_7 ".%c16.%c17.%c18.%c19.%c20.%c21.%c22"
-#define _SDT_RS_7 ".set .L__sdt_c1,%c16\n.set .L__sdt_c2,%c17\n.set .L__sdt_c3,%c18\n.set .L__sdt_c4,%c19\n.set .L__sdt_c5,%c20\n.set .L__sdt_c6,%c21\n.set .L__sdt_c7,%c22\n"
+#define _SDT_RB_7 ",%c16,%c17,%c18,%c19,%c20,%c21,%c22"
 #define _SDT_RK_8 ".%c18.%c19.%c20.%c21.%c22.%c23.%c24.%c25"
-#define _SDT_RS_8 ".set .L__sdt_c1,%c18\n.set .L__sdt_c2,%c19\n.set .L__sdt_c3,%c20\n.set .L__sdt_c4,%c21\n.set .L__sdt_c5,%c22\n.set .L__sdt_c6,%c23\n.set .L__sdt_c7,%c24\n.set .L__sdt_c8,%c25\n"
+#define _SDT_RB_8 ",%c18,%c19,%c20,%c21,%c22,%c23,%c24,%c25"
 #define _SDT_RK_9 ".%c20.%c21.%c22.%c23.%c24.%c25.%c26.%c27.%c28"
-#define _SDT_RS_9 ".set .L__sdt_c1,%c20\n.set .L__sdt_c2,%c21\n.set .L__sdt_c3,%c22\n.set .L__sdt_c4,%c23\n.set .L__sdt_c5,%c24\n.set .L__sdt_c6,%c25\n.set .L__sdt_c7,%c26\n.set .L__sdt_c8,%c27\n.set .L__sdt_c9,%c28\n"
+#define _SDT_RB_9 ",%c20,%c21,%c22,%c23,%c24,%c25,%c26,%c27,%c28"
 #else
 #define _SDT_RK_1 ".%c2"
-#define _SDT_RS_1 ".set .L__sdt_c1,%c2\n"
+#define _SDT_RB_1 ",%c2"
 #define _SDT_RK_2 ".%c4.%c5"
-#define _SDT_RS_2 ".set .L__sdt_c1,%c4\n.set .L__sdt_c2,%c5\n"
+#define _SDT_RB_2 ",%c4,%c5"
 #define _SDT_RK_3 ".%c6.%c7.%c8"
-#define _SDT_RS_3 ".set .L__sdt_c1,%c6\n.set .L__sdt_c2,%c7\n.set .L__sdt_c3,%c8\n"
+#define _SDT_RB_3 ",%c6,%c7,%c8"
 #define _SDT_RK_4 ".%c8.%c9.%c10.%c11"
-#define _SDT_RS_4 ".set .L__sdt_c1,%c8\n.set .L__sdt_c2,%c9\n.set .L__sdt_c3,%c10\n.set .L__sdt_c4,%c11\n"
+#define _SDT_RB_4 ",%c8,%c9,%c10,%c11"
 #define _SDT_RK_5 ".%c10.%c11.%c12.%c13.%c14"
-#define _SDT_RS_5 ".set .L__sdt_c1,%c10\n.set .L__sdt_c2,%c11\n.set .L__sdt_c3,%c12\n.set .L__sdt_c4,%c13\n.set .L__sdt_c5,%c14\n"
+#define _SDT_RB_5 ",%c10,%c11,%c12,%c13,%c14"
 #define _SDT_RK_6 ".%c12.%c13.%c14.%c15.%c16.%c17"
-#define _SDT_RS_6 ".set .L__sdt_c1,%c12\n.set .L__sdt_c2,%c13\n.set .L__sdt_c3,%c14\n.set .L__sdt_c4,%c15\n.set .L__sdt_c5,%c16\n.set .L__sdt_c6,%c17\n"
+#define _SDT_RB_6 ",%c12,%c13,%c14,%c15,%c16,%c17"
 #define _SDT_RK_7 ".%c14.%c15.%c16.%c17.%c18.%c19.%c20"
-#define _SDT_RS_7 ".set .L__sdt_c1,%c14\n.set .L__sdt_c2,%c15\n.set .L__sdt_c3,%c16\n.set .L__sdt_c4,%c17\n.set .L__sdt_c5,%c18\n.set .L__sdt_c6,%c19\n.set .L__sdt_c7,%c20\n"
+#define _SDT_RB_7 ",%c14,%c15,%c16,%c17,%c18,%c19,%c20"
 #define _SDT_RK_8 ".%c16.%c17.%c18.%c19.%c20.%c21.%c22.%c23"
-#define _SDT_RS_8 ".set .L__sdt_c1,%c16\n.set .L__sdt_c2,%c17\n.set .L__sdt_c3,%c18\n.set .L__sdt_c4,%c19\n.set .L__sdt_c5,%c20\n.set .L__sdt_c6,%c21\n.set .L__sdt_c7,%c22\n.set .L__sdt_c8,%c23\n"
+#define _SDT_RB_8 ",%c16,%c17,%c18,%c19,%c20,%c21,%c22,%c23"
 #define _SDT_RK_9 ".%c18.%c19.%c20.%c21.%c22.%c23.%c24.%c25.%c26"
-#define _SDT_RS_9 ".set .L__sdt_c1,%c18\n.set .L__sdt_c2,%c19\n.set .L__sdt_c3,%c20\n.set .L__sdt_c4,%c21\n.set .L__sdt_c5,%c22\n.set .L__sdt_c6,%c23\n.set .L__sdt_c7,%c24\n.set .L__sdt_c8,%c25\n.set .L__sdt_c9,%c26\n"
+#define _SDT_RB_9 ",%c18,%c19,%c20,%c21,%c22,%c23,%c24,%c25,%c26"
 #endif
 /*
  * The record of probe provider:name with n arguments, in three parts:
@@ -1153,8 +1212,7 @@ _SDT_CODE_OF(decltype(nullptr), 0)
  * included.
  */
 #define _SDT_REC_WRITE(provider, name, n, args)                                \
-	".if .L__sdt_w\n" _SDT_TYPE_MACRO ".endif\n"                          \
-	_SDT_REC_TEXT(provider, name, n, _SDT_NAMES_##n args)
+	_SDT_REC_TEXT(provider, name, _SDT_NAMES_##n args)
 /*
  * The record of a probe's .d declaration, for a header dtrace-gen wrote
  * (_SDT_DPROBE_n below): SIG is its count, types and names as the record
@@ -1176,23 +1234,23 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #define _SDT_REC_IN(provider, name, n) _SDT_REC_IN_##n(provider, name)
 #define _SDT_REC_IN_0(provider, name) ""
 #define _SDT_REC_IN_1(provider, name) \
-	_SDT_REC_CODES(provider, name, _SDT_RK_1, _SDT_RS_1)
+	_SDT_REC_CODES(provider, name, 1, _SDT_RK_1, _SDT_RB_1)
 #define _SDT_REC_IN_2(provider, name) \
-	_SDT_REC_CODES(provider, name, _SDT_RK_2, _SDT_RS_2)
+	_SDT_REC_CODES(provider, name, 2, _SDT_RK_2, _SDT_RB_2)
 #define _SDT_REC_IN_3(provider, name) \
-	_SDT_REC_CODES(provider, name, _SDT_RK_3, _SDT_RS_3)
+	_SDT_REC_CODES(provider, name, 3, _SDT_RK_3, _SDT_RB_3)
 #define _SDT_REC_IN_4(provider, name) \
-	_SDT_REC_CODES(provider, name, _SDT_RK_4, _SDT_RS_4)
+	_SDT_REC_CODES(provider, name, 4, _SDT_RK_4, _SDT_RB_4)
 #define _SDT_REC_IN_5(provider, name) \
-	_SDT_REC_CODES(provider, name, _SDT_RK_5, _SDT_RS_5)
+	_SDT_REC_CODES(provider, name, 5, _SDT_RK_5, _SDT_RB_5)
 #define _SDT_REC_IN_6(provider, name) \
-	_SDT_REC_CODES(provider, name, _SDT_RK_6, _SDT_RS_6)
+	_SDT_REC_CODES(provider, name, 6, _SDT_RK_6, _SDT_RB_6)
 #define _SDT_REC_IN_7(provider, name) \
-	_SDT_REC_CODES(provider, name, _SDT_RK_7, _SDT_RS_7)
+	_SDT_REC_CODES(provider, name, 7, _SDT_RK_7, _SDT_RB_7)
 #define _SDT_REC_IN_8(provider, name) \
-	_SDT_REC_CODES(provider, name, _SDT_RK_8, _SDT_RS_8)
+	_SDT_REC_CODES(provider, name, 8, _SDT_RK_8, _SDT_RB_8)
 #define _SDT_REC_IN_9(provider, name) \
-	_SDT_REC_CODES(provider, name, _SDT_RK_9, _SDT_RS_9)
+	_SDT_REC_CODES(provider, name, 9, _SDT_RK_9, _SDT_RB_9)
 #define _SDT_REC_IN_10(provider, name) ""
 #define _SDT_REC_IN_11(provider, name) ""
 #define _SDT_REC_IN_12(provider, name) ""
@@ -1227,15 +1285,15 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #define _SDT_REC_AFTER_8 _SDT_REC_AFTER_W
 #define _SDT_REC_AFTER_9 _SDT_REC_AFTER_W
 #define _SDT_REC_AFTER_10(provider, name, n, ops, args) \
-	__asm__ __volatile__(_SDT_REC_CODES(provider, name, _SDT_K_10, _SDT_S_10) \
+	__asm__ __volatile__(_SDT_REC_CODES(provider, name, 10, _SDT_K_10, _SDT_B_10) \
 			     : : ops##_10 args); \
 	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
 #define _SDT_REC_AFTER_11(provider, name, n, ops, args) \
-	__asm__ __volatile__(_SDT_REC_CODES(provider, name, _SDT_K_11, _SDT_S_11) \
+	__asm__ __volatile__(_SDT_REC_CODES(provider, name, 11, _SDT_K_11, _SDT_B_11) \
 			     : : ops##_11 args); \
 	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
 #define _SDT_REC_AFTER_12(provider, name, n, ops, args) \
-	__asm__ __volatile__(_SDT_REC_CODES(provider, name, _SDT_K_12, _SDT_S_12) \
+	__asm__ __volatile__(_SDT_REC_CODES(provider, name, 12, _SDT_K_12, _SDT_B_12) \
 			     : : ops##_12 args); \
 	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
 #else
@@ -1279,23 +1337,20 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #define _SDT_REC_AFTER_12 _SDT_REC_PARTS
 #define _SDT_REC_PARTS(provider, name, n, ops, args)                           \
 	__asm__ __volatile__(_SDT_BASE);                                       \
-	__asm__ __volatile__(_SDT_REC_CODES(provider, name, _SDT_K_##n,        \
-					    _SDT_S_##n)                        \
+	__asm__ __volatile__(".macro __sdt_sec\n" _SDT_REC_PUSH(provider, name) \
+			     ".endm\n");                                       \
+	__asm__ __volatile__(_SDT_REC_KEYED(provider, name, _SDT_K_##n, "")    \
 			     :                                                 \
 			     : ops##_##n args);                                \
-	__asm__ __volatile__(_SDT_TYPE_MACRO);                                 \
-	__asm__ __volatile__(                                                  \
-		".if .L__sdt_w\n.macro __sdt_sec\n"                           \
-		".pushsection .note.sdtkit,\"G\",\"note\",.sdtkit.sdt."       \
-		_SDT_STR(provider) "." _SDT_STR(name) ",comdat\n.endm\n"      \
-		"__sdt_sec\n.balign 4\n.4byte 7,996f-995f,1\n"                 \
-		".asciz \"sdtkit\"\n.balign 4\n995: .asciz \""               \
-		_SDT_STR(provider) "\",\"" _SDT_STR(name) "\",\"" #n "\"\n"   \
-		".popsection\n.endif\n");                                      \
+	__asm__ __volatile__(".if .L__sdt_w\n" _SDT_REC_HEAD("__sdt_sec\n",   \
+							     provider, name, n, \
+							     _SDT_B_##n)       \
+			     ".endif\n"                                        \
+			     :                                                 \
+			     : ops##_##n args);                                \
 	_SDT_NAME_PARTS_##n args                                               \
-	__asm__ __volatile__(".if .L__sdt_w\n__sdt_sec\n"                      \
-			     ".asciz \"header\",\"usdt\"\n996: .balign 4\n"      \
-			     ".popsection\n.purgem __sdt_sec\n.endif\n")
+	__asm__ __volatile__(".if .L__sdt_w\n__sdt_sec\n996: .balign 4\n"     \
+			     ".popsection\n.endif\n.purgem __sdt_sec\n")
 #endif
 #else
 #define _SDT_REC_IN(provider, name, n) ""
@@ -1484,12 +1539,12 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #else
 /* The cast's operand is 0 where x is no integer: a struct fails no cast. */
 #define _SDT_WIDE_OF(i)                                                        \
-	(_SDT_K##i >= 1 && _SDT_K##i <= 4 && sizeof(_SDT_V##i) < 8)
+	(((0x1e >> (_SDT_K##i & 31)) & 1) & (sizeof(_SDT_V##i) < 8))
 #define _SDT_REG_VALUE(i, x)                                                   \
 	__builtin_choose_expr(                                                 \
 		_SDT_WIDE_OF(i),                                               \
 		(__sdt_wide)__builtin_choose_expr(_SDT_WIDE_OF(i),             \
-						  _SDT_RVALUE(x), 0),          \
+						  ((void)0, (x)), 0),          \
 		_SDT_ARG_VALUE(x))
 #endif
 
