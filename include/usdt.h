@@ -297,32 +297,36 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 		__usdt_b;                                                      \
 	}))
 /*
- * v, a local: not a struct, union, _Complex or _BitInt, and of 1, 2, 4 or
- * 8 bytes. A _BitInt of up to 64 bits (class 18; -1, no class, in clang
- * up to 15) is passed as long long or unsigned long long, as its sign
- * says: clang takes no _BitInt as an asm operand. A wider one passes its
- * first bytes, as a struct does.
+ * Argument i's local __usdt_v<i> (class __usdt_c<i>) as passed: itself
+ * when it is no struct, union, _Complex or _BitInt, and of 1, 2, 4 or 8
+ * bytes (_USDT_SCALAR). A _BitInt of up to 64 bits (class 18; -1, no
+ * class, in clang up to 15) as long long or unsigned long long, as its
+ * sign says: clang takes no _BitInt as an asm operand. Anything else, a
+ * wider _BitInt too, as its first bytes, as a struct is. The classes are
+ * bits of masks, and the value is written once (__auto_type): a probe
+ * expands this per argument, and the compiler's time goes into macro
+ * calls, operators and repeated text.
  */
-#define _USDT_SCALAR(v)                                                        \
-	(_SDT_CLASS(v) != 9 && _SDT_CLASS(v) != 12 && _SDT_CLASS(v) != 13 &&  \
-	 !_USDT_IS_BITINT(v) && (sizeof(v) & (sizeof(v) - 1)) == 0 &&          \
-	 sizeof(v) <= 8)
-#define _USDT_IS_BITINT(v) (_SDT_CLASS(v) == 18 || _SDT_CLASS(v) == -1)
-#define _USDT_BITINT_OF(v) __builtin_choose_expr(_USDT_IS_BITINT(v), (v), 0)
-#define _USDT_BITINT(v)                                                        \
-	__builtin_choose_expr(                                                 \
-		(__typeof__(_USDT_BITINT_OF(v)))-1 < 0,                        \
-		(long long)_USDT_BITINT_OF(v),                                 \
-		(unsigned long long)_USDT_BITINT_OF(v))
-#define _USDT_ARG(v)                                                           \
-	__builtin_choose_expr(                                                 \
-		_USDT_SCALAR(v), (v),                                          \
-		__builtin_choose_expr(_USDT_IS_BITINT(v) && sizeof(v) <= 8,     \
-				      _USDT_BITINT(v), _USDT_BYTES(v)))
+#define _USDT_SCALAR(i)                                                        \
+	((0x116 >> (sizeof(__usdt_v##i) & 31)) &                               \
+	 ~(0x80043200U >> (__usdt_c##i & 31)) & 1)
+#define _USDT_SMALL_BITINT(i)                                                  \
+	((0x80040000U >> (__usdt_c##i & 31)) & (sizeof(__usdt_v##i) < 9))
+#define _USDT_BITINT_OF(i)                                                     \
+	__builtin_choose_expr(_USDT_SMALL_BITINT(i), __usdt_v##i, 0)
 #define _USDT_CODE_OP(i, x) "n"(_SDT_CODE_AT(i, __usdt_v##i))
 #define _USDT_LET(i, x)                                                        \
-	__typeof__(_SDT_RVALUE(x)) __usdt_v##i = (x);                          \
-	__typeof__(_USDT_ARG(__usdt_v##i)) __usdt_a##i = _USDT_ARG(__usdt_v##i);
+	__typeof__(((void)0, (x))) __usdt_v##i = (x);                          \
+	enum { __usdt_c##i = __builtin_classify_type(__usdt_v##i) };           \
+	__extension__ __auto_type __usdt_a##i = __builtin_choose_expr(         \
+		_USDT_SCALAR(i), __usdt_v##i,                                  \
+		__builtin_choose_expr(                                         \
+			_USDT_SMALL_BITINT(i),                                 \
+			__builtin_choose_expr(                                 \
+				(__typeof__(_USDT_BITINT_OF(i)))-1 < 0,        \
+				(long long)_USDT_BITINT_OF(i),                 \
+				(unsigned long long)_USDT_BITINT_OF(i)),       \
+			_USDT_BYTES(__usdt_v##i)));
 #endif
 
 /* ---- Argument types and names -----------------------------------------

@@ -555,6 +555,9 @@ _SDT_WIDENED(char8_t)
 #define _SDT_DECL_TYPES(i, x) typedef _SDT_TYPE(x) _SDT_V##i;
 #define _SDT_SIGNED_OF(i) (__sdt_type<_SDT_V##i>::is_signed)
 #define _SDT_RECORD_OF(i) (__sdt_type<_SDT_V##i>::is_record)
+#define _SDT_OK_OF(i)                                                          \
+	(!_SDT_RECORD_OF(i) && (sizeof(_SDT_V##i) == 1 || sizeof(_SDT_V##i) == 2 || \
+				sizeof(_SDT_V##i) == 4 || sizeof(_SDT_V##i) == 8))
 #else
 /*
  * The class's tests are bits of a mask (1 to 4 integers, 5, 10 and 14
@@ -574,11 +577,14 @@ _SDT_WIDENED(char8_t)
 #define _SDT_ADDRESS_OF(i) ((0x4420 >> (_SDT_K##i & 31)) & 1)
 #define _SDT_SIGNED_OF(i) ((_SDT_I##i)-1 < (_SDT_I##i)1)
 #define _SDT_RECORD_OF(i) ((0x3200 >> (_SDT_K##i & 31)) & 1)
-#endif
-/* Not a record, and 1, 2, 4 or 8 bytes (bits 1, 2, 4, 8 of 0x116). */
+/*
+ * 1, 2, 4 or 8 bytes (bits 1, 2, 4, 8 of 0x116) and not a record: what
+ * is no record (integers, floats, addresses) has no size whose low five
+ * bits are one of those but these.
+ */
 #define _SDT_OK_OF(i)                                                          \
-	(!_SDT_RECORD_OF(i) & (sizeof(_SDT_V##i) < 9) &                        \
-	 ((0x116 >> (sizeof(_SDT_V##i) & 15)) & 1))
+	((0x116 >> (sizeof(_SDT_V##i) & 31)) & ~(0x3200 >> (_SDT_K##i & 31)) & 1)
+#endif
 
 /*
  * Refuse what no register holds, saying what to pass instead. With the
