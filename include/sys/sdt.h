@@ -636,7 +636,6 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
  * characters C90 promises (clang -pedantic checks).
  */
 #define _SDT_SIZE_OPERAND(x) "n"(-(_SDT_ARG_SIZE_SIGN(x)))
-#define _SDT_REG_TEXT(s, a) "%n" #s "@" _SDT_ARG_PRINT #a
 #define _SDT_SIZE_OPERAND_OF(i)                                                \
 	"n"(_SDT_SIGNED_OF(i) ? (int)sizeof(_SDT_V##i) : -(int)sizeof(_SDT_V##i))
 #define _SDT_REG_OPERAND(i, x)                                                 \
@@ -917,18 +916,18 @@ struct __sdt_probe_argument_must_be_scalar__pass_a_pointer_or_a_field_instead<tr
 #define _SDT_OPERANDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_EACH_12(_SDT_REG_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 
 #define _SDT_TEXT_0 ""
-#define _SDT_TEXT_1 _SDT_REG_TEXT(0, 1)
-#define _SDT_TEXT_2 _SDT_TEXT_1 " " _SDT_REG_TEXT(2, 3)
-#define _SDT_TEXT_3 _SDT_TEXT_2 " " _SDT_REG_TEXT(4, 5)
-#define _SDT_TEXT_4 _SDT_TEXT_3 " " _SDT_REG_TEXT(6, 7)
-#define _SDT_TEXT_5 _SDT_TEXT_4 " " _SDT_REG_TEXT(8, 9)
-#define _SDT_TEXT_6 _SDT_TEXT_5 " " _SDT_REG_TEXT(10, 11)
-#define _SDT_TEXT_7 _SDT_TEXT_6 " " _SDT_REG_TEXT(12, 13)
-#define _SDT_TEXT_8 _SDT_TEXT_7 " " _SDT_REG_TEXT(14, 15)
-#define _SDT_TEXT_9 _SDT_TEXT_8 " " _SDT_REG_TEXT(16, 17)
-#define _SDT_TEXT_10 _SDT_TEXT_9 " " _SDT_REG_TEXT(18, 19)
-#define _SDT_TEXT_11 _SDT_TEXT_10 " " _SDT_REG_TEXT(20, 21)
-#define _SDT_TEXT_12 _SDT_TEXT_11 " " _SDT_REG_TEXT(22, 23)
+#define _SDT_TEXT_1 "%n0@" _SDT_ARG_PRINT "1"
+#define _SDT_TEXT_2 _SDT_TEXT_1 " %n2@" _SDT_ARG_PRINT "3"
+#define _SDT_TEXT_3 _SDT_TEXT_2 " %n4@" _SDT_ARG_PRINT "5"
+#define _SDT_TEXT_4 _SDT_TEXT_3 " %n6@" _SDT_ARG_PRINT "7"
+#define _SDT_TEXT_5 _SDT_TEXT_4 " %n8@" _SDT_ARG_PRINT "9"
+#define _SDT_TEXT_6 _SDT_TEXT_5 " %n10@" _SDT_ARG_PRINT "11"
+#define _SDT_TEXT_7 _SDT_TEXT_6 " %n12@" _SDT_ARG_PRINT "13"
+#define _SDT_TEXT_8 _SDT_TEXT_7 " %n14@" _SDT_ARG_PRINT "15"
+#define _SDT_TEXT_9 _SDT_TEXT_8 " %n16@" _SDT_ARG_PRINT "17"
+#define _SDT_TEXT_10 _SDT_TEXT_9 " %n18@" _SDT_ARG_PRINT "19"
+#define _SDT_TEXT_11 _SDT_TEXT_10 " %n20@" _SDT_ARG_PRINT "21"
+#define _SDT_TEXT_12 _SDT_TEXT_11 " %n22@" _SDT_ARG_PRINT "23"
 #endif
 
 #define _SDT_NAMED_OPERANDS(i, x, operand)                                     \
@@ -1279,8 +1278,9 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #define _SDT_REC_AFTER_0(provider, name, n, ops, args)                         \
 	__asm__ __volatile__(_SDT_BASE)
 /* 1 to 9 arguments: the codes rode in the probe's statement (above). */
-#define _SDT_REC_AFTER_W(provider, name, n, ops, args) \
-	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
+#define _SDT_REC_AFTER_W(provider, name, n, ops, args)                         \
+	__asm__ __volatile__(_SDT_BASE _SDT_REC_TEXT(provider, name,          \
+						      _SDT_NAMES_##n args))
 #define _SDT_REC_AFTER_1 _SDT_REC_AFTER_W
 #define _SDT_REC_AFTER_2 _SDT_REC_AFTER_W
 #define _SDT_REC_AFTER_3 _SDT_REC_AFTER_W
@@ -1563,9 +1563,9 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 		_SDT_SEMAPHORE_USE(provider, name)                             \
 		_SDT_QUIET_BEGIN                                               \
 		__asm__ __volatile__(                                          \
-			_SDT_SITE_OPEN _SDT_NOTE_DESC(                         \
-				provider, name,                                \
-				_SDT_ARGS_LINE(_SDT_TEXT_##n)) _SDT_SITE_CLOSE \
+			_SDT_SITE_OPEN _SDT_NOTE_DESC_AT(                      \
+				provider, name, _SDT_SEMAPHORE(provider, name), \
+				".asciz \"" _SDT_TEXT_##n "\"\n") _SDT_SITE_CLOSE \
 				_SDT_KIND_IN_##kind(provider, name, n)         \
 			:                                                      \
 			: _SDT_OPERANDS_##n args                               \
