@@ -10,7 +10,8 @@
 # moment hits both alike; the time is the compiler's CPU time (user +
 # system, from /usr/bin/time), which the other work of a shared machine
 # disturbs less than wall time, else wall time. Below the times, where
-# they go: the preprocessed size and the asm operands of each unit.
+# they go: the preprocessed size, the function-like macro calls (as
+# clang counts them) and the asm operands of each unit.
 . "$top_srcdir/bench/lib.sh"
 stap_header "$B/stap-inc" # else STAP_INC is empty: "absent"
 libbpf_usdt=$(libbpf_usdt_h)
@@ -66,6 +67,13 @@ pair_ms() {
 		END { printf "%.1f %.1f\n", med("a"), med("b") }'
 }
 
+# calls ARGS...: the function-like macro calls clang makes preprocessing.
+calls() {
+	command -v clang >/dev/null 2>&1 || { echo -; return; }
+	clang -E -o /dev/null -Xclang -print-stats "$@" 2>&1 |
+		sed -n 's|^[0-9]*/\([0-9]*\)/[0-9]* obj/fn/builtin.*|\1|p'
+}
+
 # operands FILE: the asm operands the compiler sees in FILE's probes.
 operands() {
 	$CC -O2 -E -P "$@" | tr -d '\n' | grep -o '"[a-z]*" *(' | wc -l
@@ -105,10 +113,14 @@ pp() { $CC -E "$@" | wc -c; }
 row "sys/sdt.h preprocessed" "$(pp "$ours_inc" sdt.c)" "$ref" bytes
 row "sys/sdt.h, no records, preprocessed" \
 	"$(pp "$ours_inc" -DSDTKIT_NO_TYPES sdt.c)" "$ref" bytes
+[ -n "$STAP_INC" ] && ref=$(calls "$STAP_INC" sdt.c) || ref=absent
+row "sys/sdt.h macro calls" "$(calls "$ours_inc" sdt.c)" "$ref" calls
 [ -n "$STAP_INC" ] && ref=$(operands "$STAP_INC" sdt.c) || ref=absent
 row "sys/sdt.h asm operands" "$(operands "$ours_inc" sdt.c)" "$ref" operands
 [ -n "$libbpf_usdt" ] && ref=$(pp -Iref usdt.c) || ref=absent
 row "usdt.h preprocessed" "$(pp "$ours_inc" usdt.c)" "$ref" bytes
+[ -n "$libbpf_usdt" ] && ref=$(calls -Iref usdt.c) || ref=absent
+row "usdt.h macro calls" "$(calls "$ours_inc" usdt.c)" "$ref" calls
 [ -n "$libbpf_usdt" ] && ref=$(operands -Iref usdt.c) || ref=absent
 row "usdt.h asm operands" "$(operands "$ours_inc" usdt.c)" "$ref" operands
 [ -n "$STAP_INC" ] || echo "(SystemTap's sys/sdt.h absent: systemtap-sdt-dev is not installed)"
