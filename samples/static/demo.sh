@@ -38,13 +38,17 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
+# bpftrace takes the program's path in a probe and the command to run as
+# words: from the sample's own directory both are ./server, whatever the
+# directory is called (spaces, quotes).
+cd "$(dirname "$server")" || exit 1
 echo "== bpftrace lists them too:"
-timeout 30 bpftrace -l "usdt:$server:*" 2>/dev/null | sed 's/^/   /'
+timeout 30 bpftrace -l 'usdt:./server:*' 2>/dev/null | sed 's/^/   /'
 echo
 echo "== Tracing './server 5' live (the stats probe fires only while traced):"
-prog='usdt:'$server':server:request { printf("   request %d %s\n", arg0, str(arg1)); }
-usdt:'$server':server:reply { printf("   reply   %d status %d, %d bytes\n", arg0, arg1, arg2); }
-usdt:'$server':server:stats { printf("   stats   %s\n", str(arg2)); }'
-echo "   bpftrace -e '$(echo "$prog" | head -n 1 | sed "s|$server|./server|; s/   //")' ..."
-timeout 30 bpftrace -e "$prog" -c "$server 5" 2>&1 | grep -v -e RLIMIT_MEMLOCK -e '^$'
+prog='usdt:./server:server:request { printf("   request %d %s\n", arg0, str(arg1)); }
+usdt:./server:server:reply { printf("   reply   %d status %d, %d bytes\n", arg0, arg1, arg2); }
+usdt:./server:server:stats { printf("   stats   %s\n", str(arg2)); }'
+echo "   bpftrace -e '$(echo "$prog" | head -n 1 | sed 's/   //')' ..."
+timeout 30 bpftrace -e "$prog" -c './server 5' 2>&1 | grep -v -e RLIMIT_MEMLOCK -e '^$'
 exit 0

@@ -2,6 +2,7 @@
 # render without warnings and agree with --help, .gitignore covers builds.
 DOCS_TESTS = \
 	tests/docs/bench-table.sh \
+	tests/docs/demo.sh \
 	tests/docs/gitignore.sh \
 	tests/docs/links.sh \
 	tests/docs/man.sh \
