@@ -10,19 +10,19 @@ export TMPDIR=$T
 for mode in memfd file; do
 	if [ $mode = file ]; then start_host --file; else start_host; fi
 	script='
-usdt:*:sdttest:u6 /!@u6/ { @u6 = 1; printf("u6 %u %u %u %llu %d %d\n", arg0, arg1, arg2, arg3, arg4, arg5); }
-usdt:*:sdttest:s6 /!@s6/ { @s6 = 1; printf("s6 %d %lld %d %d %d %lld\n", arg0, arg1, arg2, arg3, arg4, arg5); }
-usdt:*:sdttest:str /!@str/ { @str = 1; printf("str %s %d\n", str(arg0), arg1); }
-usdt:*:sdttest:m12 /!@m12/ { @m12 = 1; printf("m12 %d %u %d %u %d %u\n", arg0, arg1, arg2, arg3, arg4, arg5); }
-usdt:*:sdttest:a0 /!@a0/ { @a0 = 1; printf("a0\n"); }
-usdt:*:sdttest:a1 /!@a1/ { @a1 = 1; printf("a1 %d\n", arg0); }
-usdt:*:sdttest:a2 /!@a2/ { @a2 = 1; printf("a2 %d %d\n", arg0, arg1); }
-usdt:*:sdttest:a3 /!@a3/ { @a3 = 1; printf("a3 %d %d %d\n", arg0, arg1, arg2); }
-usdt:*:sdttest:a4 /!@a4/ { @a4 = 1; printf("a4 %d %d %d %d\n", arg0, arg1, arg2, arg3); }
-usdt:*:sdttest:a5 /!@a5/ { @a5 = 1; printf("a5 %d %d %d %d %d\n", arg0, arg1, arg2, arg3, arg4); }
-usdt:*:sdttest:a6 /!@a6/ { @a6 = 1; printf("a6 %d %d %d %d %d %d\n", arg0, arg1, arg2, arg3, arg4, arg5); }
-usdt:*:sdttest:a12 /!@a12/ { @a12 = 1; printf("a12 %d %d %d %d %d %d\n", arg0, arg1, arg2, arg3, arg4, arg5); }
-interval:ms:1500 { clear(@u6); clear(@s6); clear(@str); clear(@m12); clear(@a0); clear(@a1); clear(@a2); clear(@a3); clear(@a4); clear(@a5); clear(@a6); clear(@a12); exit(); }'
+usdt:*:sdttest:u6 /!@u6/ { @u6 = 1; @seen++; printf("u6 %u %u %u %llu %d %d\n", arg0, arg1, arg2, arg3, arg4, arg5); if (@seen == 12) { exit(); } }
+usdt:*:sdttest:s6 /!@s6/ { @s6 = 1; @seen++; printf("s6 %d %lld %d %d %d %lld\n", arg0, arg1, arg2, arg3, arg4, arg5); if (@seen == 12) { exit(); } }
+usdt:*:sdttest:str /!@str/ { @str = 1; @seen++; printf("str %s %d\n", str(arg0), arg1); if (@seen == 12) { exit(); } }
+usdt:*:sdttest:m12 /!@m12/ { @m12 = 1; @seen++; printf("m12 %d %u %d %u %d %u\n", arg0, arg1, arg2, arg3, arg4, arg5); if (@seen == 12) { exit(); } }
+usdt:*:sdttest:a0 /!@a0/ { @a0 = 1; @seen++; printf("a0\n"); if (@seen == 12) { exit(); } }
+usdt:*:sdttest:a1 /!@a1/ { @a1 = 1; @seen++; printf("a1 %d\n", arg0); if (@seen == 12) { exit(); } }
+usdt:*:sdttest:a2 /!@a2/ { @a2 = 1; @seen++; printf("a2 %d %d\n", arg0, arg1); if (@seen == 12) { exit(); } }
+usdt:*:sdttest:a3 /!@a3/ { @a3 = 1; @seen++; printf("a3 %d %d %d\n", arg0, arg1, arg2); if (@seen == 12) { exit(); } }
+usdt:*:sdttest:a4 /!@a4/ { @a4 = 1; @seen++; printf("a4 %d %d %d %d\n", arg0, arg1, arg2, arg3); if (@seen == 12) { exit(); } }
+usdt:*:sdttest:a5 /!@a5/ { @a5 = 1; @seen++; printf("a5 %d %d %d %d %d\n", arg0, arg1, arg2, arg3, arg4); if (@seen == 12) { exit(); } }
+usdt:*:sdttest:a6 /!@a6/ { @a6 = 1; @seen++; printf("a6 %d %d %d %d %d %d\n", arg0, arg1, arg2, arg3, arg4, arg5); if (@seen == 12) { exit(); } }
+usdt:*:sdttest:a12 /!@a12/ { @a12 = 1; @seen++; printf("a12 %d %d %d %d %d %d\n", arg0, arg1, arg2, arg3, arg4, arg5); if (@seen == 12) { exit(); } }
+interval:s:60 { exit(); }'
 	script=$(bt_script "$HOST_OBJ" "$script")
 	out=$(bpftrace_run -p "$HOST_PID" -e "$script") || fail "$mode: bpftrace failed: $out"
 	got=$(echo "$out" | grep -E '^(u6|s6|str|m12|a[0-9]+)( |$)' | sort)

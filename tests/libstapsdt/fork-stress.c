@@ -96,7 +96,12 @@ static void child(int n)
 	SDTProbe_t *probe;
 	SDTProvider_t *own;
 
-	alarm(20); /* a hang shows up as SIGALRM in the parent */
+	/*
+	 * A hang shows up as SIGALRM in the parent: at 2 minutes, which no
+	 * child takes, however busy the machine (ASan children took over 20
+	 * seconds on a loaded one), and within stress.sh's timeout of 300.
+	 */
+	alarm(120);
 	probeFire(mem_probe, 1, 2);
 	probeFire(file_probe, 3);
 	/* Objects of its own in the inherited providers (loads if need be). */
