@@ -307,11 +307,12 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
  * expands this per argument, and the compiler's time goes into macro
  * calls, operators and repeated text.
  */
+#define _USDT_BITINTS 0x80040000U /* classes 18 and -1 (bit 31) */
 #define _USDT_SCALAR(i)                                                        \
-	((0x116 >> (sizeof(__usdt_v##i) & 31)) &                               \
-	 ~(0x80043200U >> (__usdt_c##i & 31)) & 1)
+	((_SDT_SIZES >> (sizeof(__usdt_v##i) & 31)) &                          \
+	 ~((_SDT_RECORDS | _USDT_BITINTS) >> (__usdt_c##i & 31)) & 1)
 #define _USDT_SMALL_BITINT(i)                                                  \
-	((0x80040000U >> (__usdt_c##i & 31)) & (sizeof(__usdt_v##i) < 9))
+	((_USDT_BITINTS >> (__usdt_c##i & 31)) & (sizeof(__usdt_v##i) < 9))
 #define _USDT_BITINT_OF(i)                                                     \
 	__builtin_choose_expr(_USDT_SMALL_BITINT(i), __usdt_v##i, 0)
 #define _USDT_CODE_OP(i, x) "n"(_SDT_CODE_AT(i, __usdt_v##i))

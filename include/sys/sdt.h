@@ -534,11 +534,6 @@ _SDT_WIDENED(char8_t)
 	(_SDT_CLASS(x) == 9 || _SDT_CLASS(x) == 12 || _SDT_CLASS(x) == 13)
 #endif
 
-#define _SDT_ARG_OK(x)                                                         \
-	(!_SDT_ARG_IS_RECORD(x) &&                                             \
-	 (_SDT_ARG_SIZE(x) == 1 || _SDT_ARG_SIZE(x) == 2 ||                    \
-	  _SDT_ARG_SIZE(x) == 4 || _SDT_ARG_SIZE(x) == 8))
-
 /* -SIZE for a signed argument, SIZE otherwise: printed as the spec prefix. */
 #define _SDT_ARG_SIZE_SIGN(x)                                                  \
 	(_SDT_ARG_SIGNED(x) ? -(int)_SDT_ARG_SIZE(x) : (int)_SDT_ARG_SIZE(x))
@@ -560,30 +555,34 @@ _SDT_WIDENED(char8_t)
 				sizeof(_SDT_V##i) == 4 || sizeof(_SDT_V##i) == 8))
 #else
 /*
- * The class's tests are bits of a mask (1 to 4 integers, 5, 10 and 14
- * addresses, 9, 12 and 13 records), and the macros here call as few
+ * The class's tests are bits of a mask, and the macros here call as few
  * others as they can: a probe expands them at every site, and macro
  * calls, then && and || (which clang checks operand by operand), were
- * most of what a probe cost to compile.
+ * most of what a probe cost to compile. Bit k of a class mask is class k.
  */
+#define _SDT_INTEGERS 0x1e   /* 1 integer, 2 char, 3 enum, 4 bool */
+#define _SDT_ADDRESSES 0x4420 /* 5 pointer, 10 function, 14 array */
+#define _SDT_RECORDS 0x3200  /* 9 complex, 12 struct, 13 union */
+#define _SDT_SIZES 0x116     /* bit n: n bytes fit a register operand */
 #define _SDT_DECL_TYPES(i, x)                                                  \
 	enum { _SDT_K##i = __builtin_classify_type(x) };                       \
 	typedef __typeof__(__builtin_choose_expr(                              \
-		(0x4420 >> (_SDT_K##i & 31)) & 1, (void *)0, ((void)0, (x))))  \
-		_SDT_V##i;                                                     \
+		(_SDT_ADDRESSES >> (_SDT_K##i & 31)) & 1, (void *)0,          \
+		((void)0, (x)))) _SDT_V##i;                                    \
 	typedef __typeof__(__builtin_choose_expr(                              \
-		(0x1e >> (_SDT_K##i & 31)) & 1, ((void)0, (x)), 0U)) _SDT_I##i;
-#define _SDT_INTEGER_OF(i) ((0x1e >> (_SDT_K##i & 31)) & 1)
-#define _SDT_ADDRESS_OF(i) ((0x4420 >> (_SDT_K##i & 31)) & 1)
+		(_SDT_INTEGERS >> (_SDT_K##i & 31)) & 1, ((void)0, (x)), 0U))  \
+		_SDT_I##i;
+#define _SDT_ADDRESS_OF(i) ((_SDT_ADDRESSES >> (_SDT_K##i & 31)) & 1)
 #define _SDT_SIGNED_OF(i) ((_SDT_I##i)-1 < (_SDT_I##i)1)
-#define _SDT_RECORD_OF(i) ((0x3200 >> (_SDT_K##i & 31)) & 1)
+#define _SDT_RECORD_OF(i) ((_SDT_RECORDS >> (_SDT_K##i & 31)) & 1)
 /*
- * 1, 2, 4 or 8 bytes (bits 1, 2, 4, 8 of 0x116) and not a record: what
- * is no record (integers, floats, addresses) has no size whose low five
- * bits are one of those but these.
+ * 1, 2, 4 or 8 bytes and not a record: what is no record (integers,
+ * floats, addresses) has no size whose low five bits are one of those but
+ * these.
  */
 #define _SDT_OK_OF(i)                                                          \
-	((0x116 >> (sizeof(_SDT_V##i) & 31)) & ~(0x3200 >> (_SDT_K##i & 31)) & 1)
+	((_SDT_SIZES >> (sizeof(_SDT_V##i) & 31)) &                            \
+	 ~(_SDT_RECORDS >> (_SDT_K##i & 31)) & 1)
 #endif
 
 /*
@@ -1049,7 +1048,7 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 		 unsigned long: 9, long long: 10, unsigned long long: 11,      \
 		 _Bool: 12, char *: 13, const char *: 14, float: 17,           \
 		 double: 18,                                                   \
-		 default: (0x4420 >> (_SDT_K##i & 31)) & 1 ? 16 : 0)
+		 default: (_SDT_ADDRESSES >> (_SDT_K##i & 31)) & 1 ? 16 : 0)
 #else
 #define _SDT_IS(x, type)                                                       \
 	__builtin_types_compatible_p(__typeof__(_SDT_RVALUE(x)), type)
@@ -1216,8 +1215,6 @@ _SDT_CODE_OF(decltype(nullptr), 0)
  * passes its own); _SDT_REC_AFTER, the statements after it, the base's
  * included.
  */
-#define _SDT_REC_WRITE(provider, name, n, args)                                \
-	_SDT_REC_TEXT(provider, name, _SDT_NAMES_##n args)
 /*
  * The record of a probe's .d declaration, for a header dtrace-gen wrote
  * (_SDT_DPROBE_n below): SIG is its count, types and names as the record
@@ -1290,18 +1287,16 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #define _SDT_REC_AFTER_7 _SDT_REC_AFTER_W
 #define _SDT_REC_AFTER_8 _SDT_REC_AFTER_W
 #define _SDT_REC_AFTER_9 _SDT_REC_AFTER_W
-#define _SDT_REC_AFTER_10(provider, name, n, ops, args) \
-	__asm__ __volatile__(_SDT_REC_CODES(provider, name, 10, _SDT_K_10, _SDT_B_10) \
-			     : : ops##_10 args); \
-	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
-#define _SDT_REC_AFTER_11(provider, name, n, ops, args) \
-	__asm__ __volatile__(_SDT_REC_CODES(provider, name, 11, _SDT_K_11, _SDT_B_11) \
-			     : : ops##_11 args); \
-	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
-#define _SDT_REC_AFTER_12(provider, name, n, ops, args) \
-	__asm__ __volatile__(_SDT_REC_CODES(provider, name, 12, _SDT_K_12, _SDT_B_12) \
-			     : : ops##_12 args); \
-	__asm__ __volatile__(_SDT_BASE _SDT_REC_WRITE(provider, name, n, args))
+/* 10 to 12: the codes in a statement of their own first. */
+#define _SDT_REC_AFTER_X(provider, name, n, ops, args)                         \
+	__asm__ __volatile__(_SDT_REC_CODES(provider, name, n, _SDT_K_##n,     \
+					    _SDT_B_##n)                        \
+			     :                                                 \
+			     : ops##_##n args);                                \
+	_SDT_REC_AFTER_W(provider, name, n, ops, args)
+#define _SDT_REC_AFTER_10 _SDT_REC_AFTER_X
+#define _SDT_REC_AFTER_11 _SDT_REC_AFTER_X
+#define _SDT_REC_AFTER_12 _SDT_REC_AFTER_X
 #else
 /*
  * C90 promises string literals of 509 characters: the same text in short
@@ -1545,7 +1540,7 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #else
 /* The cast's operand is 0 where x is no integer: a struct fails no cast. */
 #define _SDT_WIDE_OF(i)                                                        \
-	(((0x1e >> (_SDT_K##i & 31)) & 1) & (sizeof(_SDT_V##i) < 8))
+	(((_SDT_INTEGERS >> (_SDT_K##i & 31)) & 1) & (sizeof(_SDT_V##i) < 8))
 #define _SDT_REG_VALUE(i, x)                                                   \
 	__builtin_choose_expr(                                                 \
 		_SDT_WIDE_OF(i),                                               \
