@@ -251,8 +251,17 @@ static void script_record(struct out *o, struct inv_record *rec)
 
 		const struct inv_file *f = &rec->files[i];
 
-		snprintf(rec->obj.attach, sizeof(rec->obj.attach), "%s",
-			 f->no_attach ? "" : f->path);
+		/*
+		 * A walk of a relative DIR names its files relative to our
+		 * directory; a tracer started elsewhere needs a path that
+		 * holds there, as a FILE argument gets (list_file()).
+		 */
+		if (f->no_attach)
+			rec->obj.attach[0] = '\0';
+		else if (f->path[0] == '/' ||
+			 !realpath(f->path, rec->obj.attach))
+			snprintf(rec->obj.attach, sizeof(rec->obj.attach), "%s",
+				 f->path);
 		rec->obj.name = f->path;
 		/* -a: a path tracers follow their own ways; check each */
 		rec->obj.has_ident = rec->nprocs > 0;

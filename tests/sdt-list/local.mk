@@ -37,6 +37,7 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/walk.sh \
 	tests/sdt-list/note-alias.sh \
 	tests/sdt-list/walk-fds.sh \
+	tests/sdt-list/walk-attach.sh \
 	tests/sdt-list/alloc-fail.sh \
 	tests/sdt-list/json-bytes.sh \
 	tests/sdt-list/bt-paths.sh \
