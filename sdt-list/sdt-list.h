@@ -226,6 +226,8 @@ struct type_record {
 	const char *type[SDT_MAX_ARGS];
 	const char *argname[SDT_MAX_ARGS]; /* "" when the .d gives none */
 	int disagrees; /* a later record for the probe says otherwise */
+	int of_sites;  /* the compiler's, from a site's own expressions */
+	int misfit;    /* ... and a site's size or sign is not the record's */
 	size_t order_; /* its place in the file */
 };
 
@@ -293,6 +295,8 @@ struct signature {
 	const struct type_record *rec; /* used for the types, or NULL */
 	const struct type_record
 		*unused; /* found but not used: counts differ */
+	/* found but not used: a site of the probe does not fit it */
+	const struct type_record *misfit;
 };
 
 /* Probe P's arguments: types and names from TT where it has them. */

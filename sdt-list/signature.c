@@ -227,6 +227,8 @@ void group_signature(const struct object *obj, const struct group *g,
 			gs->sig.args[a].is_float |= s.args[a].is_float;
 		if (!s.rec)
 			gs->sig.rec = NULL;
+		if (!gs->sig.misfit)
+			gs->sig.misfit = s.misfit;
 	}
 	gs->sig.spec_nargs = gs->min_nargs;
 	for (unsigned a = 0; a < gs->sig.nargs; a++)

@@ -131,6 +131,12 @@ static int type_problems(FILE *out, const struct signature *sig)
 			"spec %u: types not used\n",
 			sig->unused->nargs, sig->unused->nargs == 1 ? "" : "s",
 			sig->spec_nargs);
+	if (sig->misfit)
+		fputs("    warning: its record of the types the compiler saw "
+		      "does not fit the widths and signs of a site (one of "
+		      "another unit, which passes other types): types not "
+		      "used\n",
+		      out);
 	if (!sig->rec || !sig->rec->disagrees)
 		return 0;
 	fputs("    warning: its type records disagree (objects built "

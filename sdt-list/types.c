@@ -149,6 +149,7 @@ static int parse_codes(const struct sdt_type_note *n, struct type_record *r,
 	}
 	/* Later fields may follow: ignored. */
 	r->order_ = RANK_USDT;
+	r->of_sites = 1;
 	return 0;
 }
 
@@ -224,6 +225,7 @@ static int parse_record(const struct sdt_type_note *n, struct type_record *r,
 					    ? RANK_USDT
 					    : RANK_HEADER;
 	}
+	r->of_sites = r->order_ == RANK_USDT;
 	return 0;
 }
 
@@ -313,6 +315,61 @@ static void warn_record(const char *objname, size_t i)
 	fprintf(stderr, ": type record %zu in %s", i + 1, SDT_TYPES_SECTION);
 }
 
+/*
+ * The headers write a site's spec and its record from the same
+ * expressions, so the compiler's record of a site has each integer,
+ * pointer and float as wide as the spec, and each integer and pointer of
+ * its sign (pointers unsigned). The link keeps one unit's record group per
+ * probe: a site of another unit that passes a `long' where that one passed
+ * an `int' would be read through the other's type, cut to 4 bytes. Such a
+ * record is not this site's: 0. A spec without a size, and a type the
+ * record leaves unknown (a struct, a `long double'), say nothing.
+ */
+static int record_fits(const struct type_table *tt,
+		       const struct type_record *rec,
+		       const struct signature *sig)
+{
+	if (!rec->of_sites)
+		return 1;
+	for (unsigned i = 0; i < sig->nargs; i++) {
+		const struct sig_arg *a = &sig->args[i];
+		const char *type = rec->type[i];
+		int size, is_signed;
+
+		if (!type[0] || !a->size)
+			continue;
+		if (strchr(type, '*')) {
+			size = tt->long_size;
+			is_signed = 0;
+		} else if (!strcmp(type, "float") || !strcmp(type, "double")) {
+			if (a->size != (type[0] == 'f' ? 4 : 8))
+				return 0;
+			continue; /* its bits, whatever sign the spec says */
+		} else if (!types_int_decl(tt, type, &size, &is_signed)) {
+			continue;
+		}
+		if (a->size != size ||
+		    (!a->is_float && a->is_signed != is_signed))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Flag each record of the compiler's that some site of F does not fit:
+ * it is used at none of the probe's sites, in every output alike.
+ */
+static void mark_misfits(struct type_table *tt, const struct sdt_elf *f)
+{
+	for (size_t i = 0; i < f->nprobes; i++) {
+		struct signature sig;
+
+		probe_signature(tt, &f->probes[i], &sig);
+		if (sig.rec && !record_fits(tt, sig.rec, &sig))
+			tt->recs[sig.rec - tt->recs].misfit = 1;
+	}
+}
+
 int types_load(struct type_table *tt, const struct sdt_elf *f,
 	       const char *objname)
 {
@@ -365,6 +422,7 @@ int types_load(struct type_table *tt, const struct sdt_elf *f,
 	}
 	qsort(tt->recs, tt->n, sizeof(*tt->recs), cmp_records);
 	dedupe(tt, f->ntype_notes);
+	mark_misfits(tt, f);
 	return 0;
 }
 
@@ -576,6 +634,10 @@ void probe_signature(const struct type_table *tt, const struct sdt_probe *p,
 		sig->unused = rec;
 	if (!rec || rec->nargs != sig->spec_nargs)
 		return;
+	if (rec->misfit) {
+		sig->misfit = rec;
+		return;
+	}
 	sig->rec = rec;
 	for (unsigned i = 0; i < sig->nargs; i++) {
 		sig->args[i].name = rec->argname[i];

@@ -22,6 +22,7 @@ SDT_LIST_TESTS = \
 	tests/sdt-list/objects.sh \
 	tests/sdt-list/typed.sh \
 	tests/sdt-list/typed-codes.sh \
+	tests/sdt-list/typed-units.sh \
 	tests/sdt-list/scripts.sh \
 	tests/sdt-list/scripts-sites.sh \
 	tests/sdt-list/bt-keywords.sh \

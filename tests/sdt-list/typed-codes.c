@@ -95,7 +95,7 @@ int main(void)
 	/* BPF cannot fault pages in: touch the strings before they are read. */
 	static char path[32] = "/page/0.html";
 	static const char *text = "text";
-	volatile long len = 41;
+	volatile unsigned long len = 41; /* as its record says */
 	int id = 7, i = -1, n = 5;
 	char c = 'c';
 	signed char sc = -2;

@@ -88,7 +88,7 @@ assert s["trunc"]["types_from"] == "spec", s["trunc"]
 	"$SDT_LIST" --bpftrace "$exe" >"$T/$cc.bt" 2>/dev/null ||
 		fail "$cc: --bpftrace failed"
 	for line in 'printf("codes:request id=%d path=%s\n", arg0, str(arg1));' \
-		'printf("codes:expr arg0=%lu n=%d\n", (uint64)arg0, arg1);' \
+		'printf("codes:expr arg0=%lu n=%d\n", arg0, arg1);' \
 		'printf("codes:unknown a=%d b=%ld c=%u\n", arg0, arg1, arg2);' \
 		'printf("codes:dfile count=%ld\n", arg0);'; do
 		grep -qF "$line" "$T/$cc.bt" || fail "$cc: --bpftrace has no $line: $(cat "$T/$cc.bt")"
