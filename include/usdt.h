@@ -280,6 +280,10 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 	typedef __usdt_arg<_SDT_TYPE(x)> __usdt_A##i;                          \
 	auto __usdt_a##i = __usdt_A##i::pass(x);
 #else
+/* _BitInt's classes: 18, and -1 (no class: clang up to 15) as bit 31. */
+#define _USDT_BITINTS 0x80040000U
+#define _USDT_CODE_OP(i, x) "n"(_SDT_CODE_AT(i, __usdt_v##i))
+#if _SDT_ARG_IN_FRAME || defined(STAP_SDT_ARG_CONSTRAINT)
 #define _USDT_BYTES_TYPE(n)                                                    \
 	__typeof__(__builtin_choose_expr(                                      \
 		(n) <= 1, (unsigned char)0,                                    \
@@ -307,7 +311,6 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
  * expands this per argument, and the compiler's time goes into macro
  * calls, operators and repeated text.
  */
-#define _USDT_BITINTS 0x80040000U /* classes 18 and -1 (bit 31) */
 #define _USDT_SCALAR(i)                                                        \
 	((_SDT_SIZES >> (sizeof(__usdt_v##i) & 31)) &                          \
 	 ~((_SDT_RECORDS | _USDT_BITINTS) >> (__usdt_c##i & 31)) & 1)
@@ -315,7 +318,6 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 	((_USDT_BITINTS >> (__usdt_c##i & 31)) & (sizeof(__usdt_v##i) < 9))
 #define _USDT_BITINT_OF(i)                                                     \
 	__builtin_choose_expr(_USDT_SMALL_BITINT(i), __usdt_v##i, 0)
-#define _USDT_CODE_OP(i, x) "n"(_SDT_CODE_AT(i, __usdt_v##i))
 #define _USDT_LET(i, x)                                                        \
 	__typeof__(((void)0, (x))) __usdt_v##i = (x);                          \
 	enum { __usdt_c##i = __builtin_classify_type(__usdt_v##i) };           \
@@ -328,6 +330,77 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 				(long long)_USDT_BITINT_OF(i),                 \
 				(unsigned long long)_USDT_BITINT_OF(i)),       \
 			_USDT_BYTES(__usdt_v##i)));
+#else
+/*
+ * Machines that pass arguments in registers, C: each argument's local
+ * __usdt_v<i> is what the caller wrote, and one enumeration per argument
+ * holds what its operands need: _SDT_K<i>, its class; __usdt_s<i>, its
+ * signed size, negated, as the spec prints it; __usdt_w<i>, whether the
+ * register gets it extended (an integer narrower than the register, or a
+ * _BitInt of up to 64 bits, which clang takes as no operand), and
+ * __usdt_k<i>, whether it goes as it is. Anything else goes as its first
+ * bytes (__usdt_bytes: an unsigned integer of 1, 2, 4 or 8 bytes, the
+ * size the spec then says). The same operands as the path above, and
+ * the same code, in a third of the text: a probe's text is what the
+ * compiler spends its time on.
+ */
+static __inline__ __attribute__((__always_inline__, __unused__)) unsigned long long
+__usdt_bytes(const void *__usdt_p, unsigned long __usdt_n)
+{
+	unsigned long long __usdt_b = 0;
+
+	__builtin_memcpy(&__usdt_b, __usdt_p, __usdt_n < 8 ? __usdt_n : 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	/* The bytes as an integer of their size, not the top of 8 bytes. */
+	if (__usdt_n < 8)
+		__usdt_b >>= 8 * (__usdt_n > 2 ? 4 : __usdt_n > 1 ? 6 : 7);
+#endif
+	return __usdt_b;
+}
+#if _SDT_ARG_EXTEND
+#define _USDT_WIDE_TYPE __sdt_wide
+#define _USDT_WIDENED (_SDT_INTEGERS | _USDT_BITINTS)
+#else
+#define _USDT_WIDE_TYPE long long
+#define _USDT_WIDENED _USDT_BITINTS
+#endif
+#define _USDT_CLASS_HAS(mask, i) (((mask) >> (_SDT_K##i & 31)) & 1)
+#define _USDT_LET(i, x)                                                        \
+	__typeof__(((void)0, (x))) __usdt_v##i = (x);                          \
+	enum {                                                                 \
+		_SDT_K##i = __builtin_classify_type(__usdt_v##i),              \
+		__usdt_s##i =                                                  \
+			((__typeof__(__builtin_choose_expr(                    \
+				 _USDT_CLASS_HAS(_SDT_INTEGERS | _USDT_BITINTS, \
+						 i) &                          \
+					 (sizeof(__usdt_v##i) < 9),            \
+				 __usdt_v##i, 0U)))-1 < 1 ?                    \
+				 1 :                                           \
+				 -1) *                                         \
+			((_USDT_CLASS_HAS(_USDT_BITINTS, i) &                  \
+			  (sizeof(__usdt_v##i) < 9)) ? 8 :                     \
+			 sizeof(__usdt_v##i) > 4     ? 8 :                     \
+			 sizeof(__usdt_v##i) > 2     ? 4 :                     \
+						       (int)sizeof(__usdt_v##i)), \
+		__usdt_w##i = _USDT_CLASS_HAS(_USDT_WIDENED, i) &              \
+			      (sizeof(__usdt_v##i) < 8 +                       \
+				 _USDT_CLASS_HAS(_USDT_BITINTS, i)),           \
+		__usdt_k##i = (_SDT_SIZES >> (sizeof(__usdt_v##i) & 31)) &     \
+			      ~((_SDT_RECORDS | _USDT_BITINTS) >>              \
+				(_SDT_K##i & 31)) & 1                          \
+	};
+#define _USDT_OPERAND(i, x)                                                    \
+	"n"(__usdt_s##i),                                                      \
+		_SDT_ARG_REG(__builtin_choose_expr(                            \
+			__usdt_w##i,                                           \
+			(_USDT_WIDE_TYPE)__builtin_choose_expr(                \
+				__usdt_w##i, __usdt_v##i, 0),                  \
+			__builtin_choose_expr(                                 \
+				__usdt_k##i, __usdt_v##i,                      \
+				__usdt_bytes(&__usdt_v##i,                     \
+					     sizeof(__usdt_v##i)))))
+#define _USDT_LEAN 1
+#endif
 #endif
 
 /* ---- Argument types and names -----------------------------------------
@@ -413,6 +486,67 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 #endif
 
 /*
+ * Per argument count n: _USDT_TYPES_n, the names of the arguments' types
+ * that <sys/sdt.h>'s operands use (and its frame block, where it has
+ * one), and _USDT_OPERANDS_n, the operands; or the lean path's own.
+ */
+#ifdef _USDT_LEAN
+#define _USDT_TYPES_0()
+#define _USDT_TYPES_1(a1)
+#define _USDT_TYPES_2(a1, a2)
+#define _USDT_TYPES_3(a1, a2, a3)
+#define _USDT_TYPES_4(a1, a2, a3, a4)
+#define _USDT_TYPES_5(a1, a2, a3, a4, a5)
+#define _USDT_TYPES_6(a1, a2, a3, a4, a5, a6)
+#define _USDT_TYPES_7(a1, a2, a3, a4, a5, a6, a7)
+#define _USDT_TYPES_8(a1, a2, a3, a4, a5, a6, a7, a8)
+#define _USDT_TYPES_9(a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _USDT_TYPES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define _USDT_TYPES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define _USDT_TYPES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+#define _USDT_OPERANDS_0() "n"(0)
+#define _USDT_OPERANDS_1(a1) _SDT_EACH_1(_USDT_OPERAND, a1)
+#define _USDT_OPERANDS_2(a1, a2) _SDT_EACH_2(_USDT_OPERAND, a1, a2)
+#define _USDT_OPERANDS_3(a1, a2, a3) _SDT_EACH_3(_USDT_OPERAND, a1, a2, a3)
+#define _USDT_OPERANDS_4(a1, a2, a3, a4) _SDT_EACH_4(_USDT_OPERAND, a1, a2, a3, a4)
+#define _USDT_OPERANDS_5(a1, a2, a3, a4, a5) _SDT_EACH_5(_USDT_OPERAND, a1, a2, a3, a4, a5)
+#define _USDT_OPERANDS_6(a1, a2, a3, a4, a5, a6) _SDT_EACH_6(_USDT_OPERAND, a1, a2, a3, a4, a5, a6)
+#define _USDT_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_EACH_7(_USDT_OPERAND, a1, a2, a3, a4, a5, a6, a7)
+#define _USDT_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_EACH_8(_USDT_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8)
+#define _USDT_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_EACH_9(_USDT_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _USDT_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_EACH_10(_USDT_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define _USDT_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_EACH_11(_USDT_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define _USDT_OPERANDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_EACH_12(_USDT_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+#else
+#define _USDT_TYPES_0() _SDT_DECLS_0() _SDT_FRAME_0()
+#define _USDT_TYPES_1(a1) _SDT_DECLS_1(a1) _SDT_FRAME_1(a1)
+#define _USDT_TYPES_2(a1, a2) _SDT_DECLS_2(a1, a2) _SDT_FRAME_2(a1, a2)
+#define _USDT_TYPES_3(a1, a2, a3) _SDT_DECLS_3(a1, a2, a3) _SDT_FRAME_3(a1, a2, a3)
+#define _USDT_TYPES_4(a1, a2, a3, a4) _SDT_DECLS_4(a1, a2, a3, a4) _SDT_FRAME_4(a1, a2, a3, a4)
+#define _USDT_TYPES_5(a1, a2, a3, a4, a5) _SDT_DECLS_5(a1, a2, a3, a4, a5) _SDT_FRAME_5(a1, a2, a3, a4, a5)
+#define _USDT_TYPES_6(a1, a2, a3, a4, a5, a6) _SDT_DECLS_6(a1, a2, a3, a4, a5, a6) _SDT_FRAME_6(a1, a2, a3, a4, a5, a6)
+#define _USDT_TYPES_7(a1, a2, a3, a4, a5, a6, a7) _SDT_DECLS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_FRAME_7(a1, a2, a3, a4, a5, a6, a7)
+#define _USDT_TYPES_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_DECLS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_FRAME_8(a1, a2, a3, a4, a5, a6, a7, a8)
+#define _USDT_TYPES_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_DECLS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_FRAME_9(a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _USDT_TYPES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_DECLS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_FRAME_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define _USDT_TYPES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_DECLS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_FRAME_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define _USDT_TYPES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_DECLS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_FRAME_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+#define _USDT_OPERANDS_0() _SDT_OPERANDS_0()
+#define _USDT_OPERANDS_1(a1) _SDT_OPERANDS_1(a1)
+#define _USDT_OPERANDS_2(a1, a2) _SDT_OPERANDS_2(a1, a2)
+#define _USDT_OPERANDS_3(a1, a2, a3) _SDT_OPERANDS_3(a1, a2, a3)
+#define _USDT_OPERANDS_4(a1, a2, a3, a4) _SDT_OPERANDS_4(a1, a2, a3, a4)
+#define _USDT_OPERANDS_5(a1, a2, a3, a4, a5) _SDT_OPERANDS_5(a1, a2, a3, a4, a5)
+#define _USDT_OPERANDS_6(a1, a2, a3, a4, a5, a6) _SDT_OPERANDS_6(a1, a2, a3, a4, a5, a6)
+#define _USDT_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7)
+#define _USDT_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8)
+#define _USDT_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _USDT_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
+#define _USDT_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
+#define _USDT_OPERANDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_OPERANDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+#endif
+
+/*
  * <sys/sdt.h>'s _SDT_PROBE, with a semaphore of the kind's; lets declares
  * the arguments' locals, args names them. Without its checks (every
  * local is a scalar it takes), but with the names of each local's type
@@ -420,7 +554,7 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
  */
 #define _USDT_PROBE(kind, sema, group, name, n, raw, lets, args)               \
 	do {                                                                   \
-		lets _SDT_DECLS_##n args _SDT_FRAME_##n args                   \
+		lets _USDT_TYPES_##n args                                      \
 		kind##_USE(group, name, sema)                                  \
 		_SDT_CASTS_BEGIN                                               \
 		__asm__ __volatile__(                                          \
@@ -429,7 +563,7 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 				_SDT_ARGS_LINE(_SDT_TEXT_##n)) _USDT_SITE_CLOSE \
 				_SDT_REC_IN(group, name, n)                    \
 			:                                                      \
-			: _SDT_OPERANDS_##n args                               \
+			: _USDT_OPERANDS_##n args                              \
 				_SDT_REC_OPS(n, _USDT_CODES, raw)              \
 					_SDT_SITE_OPERAND);                    \
 		_SDT_CASTS_END                                                 \
