@@ -359,33 +359,38 @@ __usdt_bytes(const void *__usdt_p, unsigned long __usdt_n)
 }
 #if _SDT_ARG_EXTEND
 #define _USDT_WIDE_TYPE __sdt_wide
-#define _USDT_WIDENED (_SDT_INTEGERS | _USDT_BITINTS)
+#define _USDT_NARROW(i) (_USDT_CLASS_HAS(_SDT_INTEGERS, i) & (__usdt_z##i < 8))
 #else
 #define _USDT_WIDE_TYPE long long
-#define _USDT_WIDENED _USDT_BITINTS
+#define _USDT_NARROW(i) 0
 #endif
 #define _USDT_CLASS_HAS(mask, i) (((mask) >> (_SDT_K##i & 31)) & 1)
+/*
+ * The enumeration, in order: _SDT_K<i>, the class; __usdt_z<i>, the
+ * size; __usdt_b<i>, a _BitInt of up to 8 bytes; then __usdt_s<i>,
+ * __usdt_w<i> and __usdt_k<i> from those (names cost the compiler less
+ * than the expressions they stand for).
+ */
 #define _USDT_LET(i, x)                                                        \
 	__typeof__(((void)0, (x))) __usdt_v##i = (x);                          \
 	enum {                                                                 \
 		_SDT_K##i = __builtin_classify_type(__usdt_v##i),              \
+		__usdt_z##i = sizeof(__usdt_v##i),                             \
+		__usdt_b##i =                                                  \
+			_USDT_CLASS_HAS(_USDT_BITINTS, i) & (__usdt_z##i < 9), \
 		__usdt_s##i =                                                  \
 			((__typeof__(__builtin_choose_expr(                    \
-				 _USDT_CLASS_HAS(_SDT_INTEGERS | _USDT_BITINTS, \
-						 i) &                          \
-					 (sizeof(__usdt_v##i) < 9),            \
+				 (_USDT_CLASS_HAS(_SDT_INTEGERS, i) &          \
+						 (__usdt_z##i < 9)) |          \
+					 __usdt_b##i,                          \
 				 __usdt_v##i, 0U)))-1 < 1 ?                    \
 				 1 :                                           \
 				 -1) *                                         \
-			((_USDT_CLASS_HAS(_USDT_BITINTS, i) &                  \
-			  (sizeof(__usdt_v##i) < 9)) ? 8 :                     \
-			 sizeof(__usdt_v##i) > 4     ? 8 :                     \
-			 sizeof(__usdt_v##i) > 2     ? 4 :                     \
-						       (int)sizeof(__usdt_v##i)), \
-		__usdt_w##i = _USDT_CLASS_HAS(_USDT_WIDENED, i) &              \
-			      (sizeof(__usdt_v##i) < 8 +                       \
-				 _USDT_CLASS_HAS(_USDT_BITINTS, i)),           \
-		__usdt_k##i = (_SDT_SIZES >> (sizeof(__usdt_v##i) & 31)) &     \
+			((__usdt_b##i | (__usdt_z##i > 4)) ? 8 :               \
+			 __usdt_z##i > 2		 ? 4 :                 \
+							   __usdt_z##i),       \
+		__usdt_w##i = _USDT_NARROW(i) | __usdt_b##i,                   \
+		__usdt_k##i = (_SDT_SIZES >> (__usdt_z##i & 31)) &             \
 			      ~((_SDT_RECORDS | _USDT_BITINTS) >>              \
 				(_SDT_K##i & 31)) & 1                          \
 	};
@@ -397,8 +402,7 @@ __usdt_bytes(const void *__usdt_p, unsigned long __usdt_n)
 				__usdt_w##i, __usdt_v##i, 0),                  \
 			__builtin_choose_expr(                                 \
 				__usdt_k##i, __usdt_v##i,                      \
-				__usdt_bytes(&__usdt_v##i,                     \
-					     sizeof(__usdt_v##i)))))
+				__usdt_bytes(&__usdt_v##i, __usdt_z##i))))
 #define _USDT_LEAN 1
 #endif
 #endif
