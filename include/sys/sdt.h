@@ -564,13 +564,20 @@ _SDT_WIDENED(char8_t)
 #define _SDT_ADDRESSES 0x4420 /* 5 pointer, 10 function, 14 array */
 #define _SDT_RECORDS 0x3200  /* 9 complex, 12 struct, 13 union */
 #define _SDT_SIZES 0x116     /* bit n: n bytes fit a register operand */
+/*
+ * The argument's text appears once, in the typedef _SDT_X<i> of its value's
+ * type; the rest names a value of that type as *(_SDT_X<i> *)0. clang
+ * takes a compound literal, `((struct s){a}).a', for one of file scope in
+ * an enumerator's expression, and refuses it there.
+ */
 #define _SDT_DECL_TYPES(i, x)                                                  \
-	enum { _SDT_K##i = __builtin_classify_type(x) };                       \
+	typedef __typeof__(((void)0, (x))) _SDT_X##i;                          \
+	enum { _SDT_K##i = __builtin_classify_type(*(_SDT_X##i *)0) };         \
 	typedef __typeof__(__builtin_choose_expr(                              \
 		(_SDT_ADDRESSES >> (_SDT_K##i & 31)) & 1, (void *)0,          \
-		((void)0, (x)))) _SDT_V##i;                                    \
+		*(_SDT_X##i *)0)) _SDT_V##i;                                   \
 	typedef __typeof__(__builtin_choose_expr(                              \
-		(_SDT_INTEGERS >> (_SDT_K##i & 31)) & 1, ((void)0, (x)), 0U))  \
+		(_SDT_INTEGERS >> (_SDT_K##i & 31)) & 1, *(_SDT_X##i *)0, 0U)) \
 		_SDT_I##i;
 #define _SDT_ADDRESS_OF(i) ((_SDT_ADDRESSES >> (_SDT_K##i & 31)) & 1)
 #define _SDT_SIGNED_OF(i) ((_SDT_I##i)-1 < (_SDT_I##i)1)

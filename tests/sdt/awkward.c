@@ -168,6 +168,17 @@ long registers(long a, double d)
 }
 #endif
 
+#if defined(CASE_literals) && !defined(__cplusplus) &&                         \
+	defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L
+/* Compound literals (C99): clang once took them for file scope. */
+int literals(int a)
+{
+	STAP_PROBE3(app, literals, ((struct rec){ .plain = a }).plain,
+		    ((int[]){ a, 1 })[1], ((struct rec){ .plain = a }).label);
+	return a;
+}
+#endif
+
 #ifdef CASE_unused
 /* A variable used only by a probe: the probe is a use. */
 void unused(int a)
