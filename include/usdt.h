@@ -490,24 +490,13 @@ __usdt_bytes(const void *__usdt_p, unsigned long __usdt_n)
 #endif
 
 /*
- * Per argument count n: _USDT_TYPES_n, the names of the arguments' types
- * that <sys/sdt.h>'s operands use (and its frame block, where it has
- * one), and _USDT_OPERANDS_n, the operands; or the lean path's own.
+ * _USDT_TYPES(n, args): the names of the arguments' types that
+ * <sys/sdt.h>'s operands use (and its frame block, where it has one);
+ * _USDT_OPERANDS(n, args): the operands. The lean path needs no names.
  */
 #ifdef _USDT_LEAN
-#define _USDT_TYPES_0()
-#define _USDT_TYPES_1(a1)
-#define _USDT_TYPES_2(a1, a2)
-#define _USDT_TYPES_3(a1, a2, a3)
-#define _USDT_TYPES_4(a1, a2, a3, a4)
-#define _USDT_TYPES_5(a1, a2, a3, a4, a5)
-#define _USDT_TYPES_6(a1, a2, a3, a4, a5, a6)
-#define _USDT_TYPES_7(a1, a2, a3, a4, a5, a6, a7)
-#define _USDT_TYPES_8(a1, a2, a3, a4, a5, a6, a7, a8)
-#define _USDT_TYPES_9(a1, a2, a3, a4, a5, a6, a7, a8, a9)
-#define _USDT_TYPES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
-#define _USDT_TYPES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
-#define _USDT_TYPES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+#define _USDT_TYPES(n, args)
+#define _USDT_OPERANDS(n, args) _USDT_OPERANDS_##n args
 #define _USDT_OPERANDS_0() "n"(0)
 #define _USDT_OPERANDS_1(a1) _SDT_EACH_1(_USDT_OPERAND, a1)
 #define _USDT_OPERANDS_2(a1, a2) _SDT_EACH_2(_USDT_OPERAND, a1, a2)
@@ -522,32 +511,8 @@ __usdt_bytes(const void *__usdt_p, unsigned long __usdt_n)
 #define _USDT_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_EACH_11(_USDT_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
 #define _USDT_OPERANDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_EACH_12(_USDT_OPERAND, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
 #else
-#define _USDT_TYPES_0() _SDT_DECLS_0() _SDT_FRAME_0()
-#define _USDT_TYPES_1(a1) _SDT_DECLS_1(a1) _SDT_FRAME_1(a1)
-#define _USDT_TYPES_2(a1, a2) _SDT_DECLS_2(a1, a2) _SDT_FRAME_2(a1, a2)
-#define _USDT_TYPES_3(a1, a2, a3) _SDT_DECLS_3(a1, a2, a3) _SDT_FRAME_3(a1, a2, a3)
-#define _USDT_TYPES_4(a1, a2, a3, a4) _SDT_DECLS_4(a1, a2, a3, a4) _SDT_FRAME_4(a1, a2, a3, a4)
-#define _USDT_TYPES_5(a1, a2, a3, a4, a5) _SDT_DECLS_5(a1, a2, a3, a4, a5) _SDT_FRAME_5(a1, a2, a3, a4, a5)
-#define _USDT_TYPES_6(a1, a2, a3, a4, a5, a6) _SDT_DECLS_6(a1, a2, a3, a4, a5, a6) _SDT_FRAME_6(a1, a2, a3, a4, a5, a6)
-#define _USDT_TYPES_7(a1, a2, a3, a4, a5, a6, a7) _SDT_DECLS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_FRAME_7(a1, a2, a3, a4, a5, a6, a7)
-#define _USDT_TYPES_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_DECLS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_FRAME_8(a1, a2, a3, a4, a5, a6, a7, a8)
-#define _USDT_TYPES_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_DECLS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_FRAME_9(a1, a2, a3, a4, a5, a6, a7, a8, a9)
-#define _USDT_TYPES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_DECLS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_FRAME_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
-#define _USDT_TYPES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_DECLS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_FRAME_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
-#define _USDT_TYPES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_DECLS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_FRAME_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
-#define _USDT_OPERANDS_0() _SDT_OPERANDS_0()
-#define _USDT_OPERANDS_1(a1) _SDT_OPERANDS_1(a1)
-#define _USDT_OPERANDS_2(a1, a2) _SDT_OPERANDS_2(a1, a2)
-#define _USDT_OPERANDS_3(a1, a2, a3) _SDT_OPERANDS_3(a1, a2, a3)
-#define _USDT_OPERANDS_4(a1, a2, a3, a4) _SDT_OPERANDS_4(a1, a2, a3, a4)
-#define _USDT_OPERANDS_5(a1, a2, a3, a4, a5) _SDT_OPERANDS_5(a1, a2, a3, a4, a5)
-#define _USDT_OPERANDS_6(a1, a2, a3, a4, a5, a6) _SDT_OPERANDS_6(a1, a2, a3, a4, a5, a6)
-#define _USDT_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7) _SDT_OPERANDS_7(a1, a2, a3, a4, a5, a6, a7)
-#define _USDT_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_OPERANDS_8(a1, a2, a3, a4, a5, a6, a7, a8)
-#define _USDT_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_OPERANDS_9(a1, a2, a3, a4, a5, a6, a7, a8, a9)
-#define _USDT_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_OPERANDS_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
-#define _USDT_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_OPERANDS_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
-#define _USDT_OPERANDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_OPERANDS_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+#define _USDT_TYPES(n, args) _SDT_DECLS_##n args _SDT_FRAME_##n args
+#define _USDT_OPERANDS(n, args) _SDT_OPERANDS_##n args
 #endif
 
 /*
@@ -558,7 +523,7 @@ __usdt_bytes(const void *__usdt_p, unsigned long __usdt_n)
  */
 #define _USDT_PROBE(kind, sema, group, name, n, raw, lets, args)               \
 	do {                                                                   \
-		lets _USDT_TYPES_##n args                                      \
+		lets _USDT_TYPES(n, args)                                      \
 		kind##_USE(group, name, sema)                                  \
 		_SDT_CASTS_BEGIN                                               \
 		__asm__ __volatile__(                                          \
@@ -567,7 +532,7 @@ __usdt_bytes(const void *__usdt_p, unsigned long __usdt_n)
 				_SDT_ARGS_LINE(_SDT_TEXT_##n)) _USDT_SITE_CLOSE \
 				_SDT_REC_IN(group, name, n)                    \
 			:                                                      \
-			: _USDT_OPERANDS_##n args                              \
+			: _USDT_OPERANDS(n, args)                              \
 				_SDT_REC_OPS(n, _USDT_CODES, raw)              \
 					_SDT_SITE_OPERAND);                    \
 		_SDT_CASTS_END                                                 \
