@@ -46,6 +46,12 @@ static struct rseq_cs cs; /* a copy of the library's descriptor */
 static SDTProbe_t *probe;
 static int done;
 static unsigned long aborted, inside, signals, wrong;
+/*
+ * The section's first two instructions (cmp of rseq_cs, jne to the store)
+ * run before it has made rseq_cs its own: a signal there, with rseq_cs
+ * still another's or 0, is rightly not restarted, and nothing was read.
+ */
+static uintptr_t entered;
 
 static struct rseq *rseq_area(void)
 {
@@ -63,7 +69,7 @@ static void on_signal(int sig, siginfo_t *si, void *ctx)
 	__atomic_add_fetch(&signals, 1, __ATOMIC_RELAXED);
 	if (ip == cs.abort_ip)
 		__atomic_add_fetch(&aborted, 1, __ATOMIC_RELAXED);
-	else if (ip - cs.start_ip < cs.post_commit_offset)
+	else if (ip - cs.start_ip < cs.post_commit_offset && ip >= entered)
 		__atomic_add_fetch(&inside, 1, __ATOMIC_RELAXED);
 }
 
@@ -93,6 +99,10 @@ static int take_descriptor(void)
 	CHECK(cs.post_commit_offset > 0 && cs.post_commit_offset < 256);
 	CHECK(cs.abort_ip - cs.start_ip >= cs.post_commit_offset);
 	CHECK(sig == RSEQ_SIG);
+	/* cmpq %rcx, %fs:8(%rax) (5 bytes), then jne rel8 or rel32 */
+	const unsigned char *c = (const unsigned char *)(uintptr_t)cs.start_ip;
+	CHECK(c[0] == 0x64 && (c[5] == 0x75 || (c[5] == 0x0f && c[6] == 0x85)));
+	entered = cs.start_ip + 5 + (c[5] == 0x75 ? 2 : 6);
 	return 0;
 }
 
