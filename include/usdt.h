@@ -231,7 +231,7 @@ struct usdt_sema {
  * made a 300-probe unit preprocess to 80 MB and compile 30 times slower.
  */
 #ifdef __cplusplus
-#define _USDT_CODE_OP(i, x) "n"(__usdt_A##i::code)
+#define _USDT_CODE(i, x) __usdt_A##i::code
 #define _USDT_FIT(n) ((n) <= 1 ? 1 : (n) <= 2 ? 2 : (n) <= 4 ? 4 : 8)
 template <int __usdt_n> struct __usdt_bytes_type {
 	typedef unsigned long long type;
@@ -282,7 +282,7 @@ template <typename __usdt_T> struct __usdt_arg<__usdt_T, false> {
 #else
 /* _BitInt's classes: 18, and -1 (no class: clang up to 15) as bit 31. */
 #define _USDT_BITINTS 0x80040000U
-#define _USDT_CODE_OP(i, x) "n"(_SDT_CODE_AT(i, __usdt_v##i))
+#define _USDT_CODE(i, x) _SDT_CODE_AT(i, __usdt_v##i)
 #if _SDT_ARG_IN_FRAME || defined(STAP_SDT_ARG_CONSTRAINT)
 #define _USDT_BYTES_TYPE(n)                                                    \
 	__typeof__(__builtin_choose_expr(                                      \
@@ -419,15 +419,16 @@ __usdt_bytes(const void *__usdt_p, unsigned long __usdt_n)
  * instruction and no byte of the note changes. SDTKIT_NO_TYPES leaves the
  * records out.
  */
-#define _USDT_CODES_1(a1) _SDT_EACH_1(_USDT_CODE_OP, a1)
-#define _USDT_CODES_2(a1, a2) _SDT_EACH_2(_USDT_CODE_OP, a1, a2)
-#define _USDT_CODES_3(a1, a2, a3) _SDT_EACH_3(_USDT_CODE_OP, a1, a2, a3)
-#define _USDT_CODES_4(a1, a2, a3, a4) _SDT_EACH_4(_USDT_CODE_OP, a1, a2, a3, a4)
-#define _USDT_CODES_5(a1, a2, a3, a4, a5) _SDT_EACH_5(_USDT_CODE_OP, a1, a2, a3, a4, a5)
-#define _USDT_CODES_6(a1, a2, a3, a4, a5, a6) _SDT_EACH_6(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6)
-#define _USDT_CODES_7(a1, a2, a3, a4, a5, a6, a7) _SDT_EACH_7(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7)
-#define _USDT_CODES_8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_EACH_8(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8)
-#define _USDT_CODES_9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_EACH_9(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9)
+#define _USDT_CODE_OP(i, x) "n"(_USDT_CODE(i, x))
+#define _USDT_CODES_P1(a1) _SDT_PACK_1(_USDT_CODE, a1)
+#define _USDT_CODES_P2(a1, a2) _SDT_PACK_2(_USDT_CODE, a1, a2)
+#define _USDT_CODES_P3(a1, a2, a3) _SDT_PACK_3(_USDT_CODE, a1, a2, a3)
+#define _USDT_CODES_P4(a1, a2, a3, a4) _SDT_PACK_4(_USDT_CODE, a1, a2, a3, a4)
+#define _USDT_CODES_P5(a1, a2, a3, a4, a5) _SDT_PACK_5(_USDT_CODE, a1, a2, a3, a4, a5)
+#define _USDT_CODES_P6(a1, a2, a3, a4, a5, a6) _SDT_PACK_6(_USDT_CODE, a1, a2, a3, a4, a5, a6)
+#define _USDT_CODES_P7(a1, a2, a3, a4, a5, a6, a7) _SDT_PACK_7(_USDT_CODE, a1, a2, a3, a4, a5, a6, a7)
+#define _USDT_CODES_P8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_PACK_8(_USDT_CODE, a1, a2, a3, a4, a5, a6, a7, a8)
+#define _USDT_CODES_P9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_PACK_9(_USDT_CODE, a1, a2, a3, a4, a5, a6, a7, a8, a9)
 #define _USDT_CODES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_EACH_10(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
 #define _USDT_CODES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_EACH_11(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
 #define _USDT_CODES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_EACH_12(_USDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)

@@ -1097,7 +1097,8 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 	_SDT_STR_(name) "\"\n.byte " #n B "\n.popsection\n"
 /*
  * BODY, only the first time this unit sees provider:name with these codes
- * (K: ".%c0.%c1...", of the codes' operands); .L__sdt_w then tells the
+ * (K: ".%c0.%c1...", of the codes' operands, or _SDT_RK_n's count and
+ * packed codes); .L__sdt_w then tells the
  * statements after it to add the rest of the record.
  */
 #define _SDT_REC_KEYED(provider, name, K, body)                               \
@@ -1152,6 +1153,29 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #define _SDT_CODES_10(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10) _SDT_EACH_10(_SDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10)
 #define _SDT_CODES_11(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11) _SDT_EACH_11(_SDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11)
 #define _SDT_CODES_12(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12) _SDT_EACH_12(_SDT_CODE_OP, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+/*
+ * _SDT_PACK_n(M, a1..an): the codes M(i, ai) (each under 32) as "n"
+ * operands, five bits each, the first in the low bits: arguments 1 to 6 in
+ * one, 7 to 9 in a second. _SDT_CODES_Pn: <sys/sdt.h>'s codes so packed.
+ */
+#define _SDT_PACK_1(m, a1) "n"(m(1, a1))
+#define _SDT_PACK_2(m, a1, a2) "n"(m(1, a1) | m(2, a2) << 5)
+#define _SDT_PACK_3(m, a1, a2, a3) "n"(m(1, a1) | m(2, a2) << 5 | m(3, a3) << 10)
+#define _SDT_PACK_4(m, a1, a2, a3, a4) "n"(m(1, a1) | m(2, a2) << 5 | m(3, a3) << 10 | m(4, a4) << 15)
+#define _SDT_PACK_5(m, a1, a2, a3, a4, a5) "n"(m(1, a1) | m(2, a2) << 5 | m(3, a3) << 10 | m(4, a4) << 15 | m(5, a5) << 20)
+#define _SDT_PACK_6(m, a1, a2, a3, a4, a5, a6) "n"(m(1, a1) | m(2, a2) << 5 | m(3, a3) << 10 | m(4, a4) << 15 | m(5, a5) << 20 | m(6, a6) << 25)
+#define _SDT_PACK_7(m, a1, a2, a3, a4, a5, a6, a7) _SDT_PACK_6(m, a1, a2, a3, a4, a5, a6), "n"(m(7, a7))
+#define _SDT_PACK_8(m, a1, a2, a3, a4, a5, a6, a7, a8) _SDT_PACK_6(m, a1, a2, a3, a4, a5, a6), "n"(m(7, a7) | m(8, a8) << 5)
+#define _SDT_PACK_9(m, a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_PACK_6(m, a1, a2, a3, a4, a5, a6), "n"(m(7, a7) | m(8, a8) << 5 | m(9, a9) << 10)
+#define _SDT_CODES_P1(a1) _SDT_PACK_1(_SDT_CODE_AT, a1)
+#define _SDT_CODES_P2(a1, a2) _SDT_PACK_2(_SDT_CODE_AT, a1, a2)
+#define _SDT_CODES_P3(a1, a2, a3) _SDT_PACK_3(_SDT_CODE_AT, a1, a2, a3)
+#define _SDT_CODES_P4(a1, a2, a3, a4) _SDT_PACK_4(_SDT_CODE_AT, a1, a2, a3, a4)
+#define _SDT_CODES_P5(a1, a2, a3, a4, a5) _SDT_PACK_5(_SDT_CODE_AT, a1, a2, a3, a4, a5)
+#define _SDT_CODES_P6(a1, a2, a3, a4, a5, a6) _SDT_PACK_6(_SDT_CODE_AT, a1, a2, a3, a4, a5, a6)
+#define _SDT_CODES_P7(a1, a2, a3, a4, a5, a6, a7) _SDT_PACK_7(_SDT_CODE_AT, a1, a2, a3, a4, a5, a6, a7)
+#define _SDT_CODES_P8(a1, a2, a3, a4, a5, a6, a7, a8) _SDT_PACK_8(_SDT_CODE_AT, a1, a2, a3, a4, a5, a6, a7, a8)
+#define _SDT_CODES_P9(a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_PACK_9(_SDT_CODE_AT, a1, a2, a3, a4, a5, a6, a7, a8, a9)
 #define _SDT_NAMES_1(a1) _SDT_ALL_1(_SDT_NAME_LINE, a1)
 #define _SDT_NAMES_2(a1, a2) _SDT_ALL_2(_SDT_NAME_LINE, a1, a2)
 #define _SDT_NAMES_3(a1, a2, a3) _SDT_ALL_3(_SDT_NAME_LINE, a1, a2, a3)
@@ -1171,54 +1195,60 @@ _SDT_CODE_OF(decltype(nullptr), 0)
  * them; the record's writer is then the base's statement, which has no
  * operands: no statement more than without records. The codes follow the
  * argument operands, before the site's (named) one: from operand 2n in
- * registers, 2n + 2 in a frame block. More arguments: a statement of
- * their own. _SDT_RK_n and _SDT_RS_n are _SDT_K_n and _SDT_S_n for them
- * in the probe's statement, each one string token (tokens, more than
- * bytes, are what the compiler's preprocessor spends its time on).
+ * registers, 2n + 2 in a frame block, packed five bits each into one
+ * operand (two from 7 arguments on: _SDT_PACK_n), which the text names
+ * three times however many arguments there are: clang looks up the
+ * source of every operand a statement's text names, and that lookup, not
+ * the bytes, is what a record cost it. _SDT_RK_n is the key (the count,
+ * then the packed codes) and _SDT_RB_n sets .L__sdt_c (and .L__sdt_d)
+ * to them and writes the codes' bytes from those, each one string token
+ * (tokens, more than bytes, are what the compiler's preprocessor spends
+ * its time on). More arguments: a statement of their own, with
+ * _SDT_K_n and _SDT_B_n, one operand per code.
  */
 #if _SDT_ARG_IN_FRAME
-#define _SDT_RK_1 ".%c4"
-#define _SDT_RB_1 ",%c4"
-#define _SDT_RK_2 ".%c6.%c7"
-#define _SDT_RB_2 ",%c6,%c7"
-#define _SDT_RK_3 ".%c8.%c9.%c10"
-#define _SDT_RB_3 ",%c8,%c9,%c10"
-#define _SDT_RK_4 ".%c10.%c11.%c12.%c13"
-#define _SDT_RB_4 ",%c10,%c11,%c12,%c13"
-#define _SDT_RK_5 ".%c12.%c13.%c14.%c15.%c16"
-#define _SDT_RB_5 ",%c12,%c13,%c14,%c15,%c16"
-#define _SDT_RK_6 ".%c14.%c15.%c16.%c17.%c18.%c19"
-#define _SDT_RB_6 ",%c14,%c15,%c16,%c17,%c18,%c19"
-#define _SDT_RK_7 ".%c16.%c17.%c18.%c19.%c20.%c21.%c22"
-#define _SDT_RB_7 ",%c16,%c17,%c18,%c19,%c20,%c21,%c22"
-#define _SDT_RK_8 ".%c18.%c19.%c20.%c21.%c22.%c23.%c24.%c25"
-#define _SDT_RB_8 ",%c18,%c19,%c20,%c21,%c22,%c23,%c24,%c25"
-#define _SDT_RK_9 ".%c20.%c21.%c22.%c23.%c24.%c25.%c26.%c27.%c28"
-#define _SDT_RB_9 ",%c20,%c21,%c22,%c23,%c24,%c25,%c26,%c27,%c28"
+#define _SDT_RK_1 ".1.%c4"
+#define _SDT_RB_1 "\n.set .L__sdt_c,%c4\n.byte .L__sdt_c&31"
+#define _SDT_RK_2 ".2.%c6"
+#define _SDT_RB_2 "\n.set .L__sdt_c,%c6\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31"
+#define _SDT_RK_3 ".3.%c8"
+#define _SDT_RB_3 "\n.set .L__sdt_c,%c8\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31"
+#define _SDT_RK_4 ".4.%c10"
+#define _SDT_RB_4 "\n.set .L__sdt_c,%c10\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31"
+#define _SDT_RK_5 ".5.%c12"
+#define _SDT_RB_5 "\n.set .L__sdt_c,%c12\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31"
+#define _SDT_RK_6 ".6.%c14"
+#define _SDT_RB_6 "\n.set .L__sdt_c,%c14\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31"
+#define _SDT_RK_7 ".7.%c16.%c17"
+#define _SDT_RB_7 "\n.set .L__sdt_c,%c16\n.set .L__sdt_d,%c17\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31"
+#define _SDT_RK_8 ".8.%c18.%c19"
+#define _SDT_RB_8 "\n.set .L__sdt_c,%c18\n.set .L__sdt_d,%c19\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31,(.L__sdt_d>>5)&31"
+#define _SDT_RK_9 ".9.%c20.%c21"
+#define _SDT_RB_9 "\n.set .L__sdt_c,%c20\n.set .L__sdt_d,%c21\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31,(.L__sdt_d>>5)&31,(.L__sdt_d>>10)&31"
 #else
-#define _SDT_RK_1 ".%c2"
-#define _SDT_RB_1 ",%c2"
-#define _SDT_RK_2 ".%c4.%c5"
-#define _SDT_RB_2 ",%c4,%c5"
-#define _SDT_RK_3 ".%c6.%c7.%c8"
-#define _SDT_RB_3 ",%c6,%c7,%c8"
-#define _SDT_RK_4 ".%c8.%c9.%c10.%c11"
-#define _SDT_RB_4 ",%c8,%c9,%c10,%c11"
-#define _SDT_RK_5 ".%c10.%c11.%c12.%c13.%c14"
-#define _SDT_RB_5 ",%c10,%c11,%c12,%c13,%c14"
-#define _SDT_RK_6 ".%c12.%c13.%c14.%c15.%c16.%c17"
-#define _SDT_RB_6 ",%c12,%c13,%c14,%c15,%c16,%c17"
-#define _SDT_RK_7 ".%c14.%c15.%c16.%c17.%c18.%c19.%c20"
-#define _SDT_RB_7 ",%c14,%c15,%c16,%c17,%c18,%c19,%c20"
-#define _SDT_RK_8 ".%c16.%c17.%c18.%c19.%c20.%c21.%c22.%c23"
-#define _SDT_RB_8 ",%c16,%c17,%c18,%c19,%c20,%c21,%c22,%c23"
-#define _SDT_RK_9 ".%c18.%c19.%c20.%c21.%c22.%c23.%c24.%c25.%c26"
-#define _SDT_RB_9 ",%c18,%c19,%c20,%c21,%c22,%c23,%c24,%c25,%c26"
+#define _SDT_RK_1 ".1.%c2"
+#define _SDT_RB_1 "\n.set .L__sdt_c,%c2\n.byte .L__sdt_c&31"
+#define _SDT_RK_2 ".2.%c4"
+#define _SDT_RB_2 "\n.set .L__sdt_c,%c4\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31"
+#define _SDT_RK_3 ".3.%c6"
+#define _SDT_RB_3 "\n.set .L__sdt_c,%c6\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31"
+#define _SDT_RK_4 ".4.%c8"
+#define _SDT_RB_4 "\n.set .L__sdt_c,%c8\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31"
+#define _SDT_RK_5 ".5.%c10"
+#define _SDT_RB_5 "\n.set .L__sdt_c,%c10\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31"
+#define _SDT_RK_6 ".6.%c12"
+#define _SDT_RB_6 "\n.set .L__sdt_c,%c12\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31"
+#define _SDT_RK_7 ".7.%c14.%c15"
+#define _SDT_RB_7 "\n.set .L__sdt_c,%c14\n.set .L__sdt_d,%c15\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31"
+#define _SDT_RK_8 ".8.%c16.%c17"
+#define _SDT_RB_8 "\n.set .L__sdt_c,%c16\n.set .L__sdt_d,%c17\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31,(.L__sdt_d>>5)&31"
+#define _SDT_RK_9 ".9.%c18.%c19"
+#define _SDT_RB_9 "\n.set .L__sdt_c,%c18\n.set .L__sdt_d,%c19\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31,(.L__sdt_d>>5)&31,(.L__sdt_d>>10)&31"
 #endif
 /*
  * The record of probe provider:name with n arguments, in three parts:
  * _SDT_REC_IN, text of the probe's statement; _SDT_REC_OPS(n, ops, args),
- * its operands after the arguments' (OPS##_##n args: the codes, <usdt.h>
+ * its operands after the arguments' (OPS##_P##n args: the codes, packed; <usdt.h>
  * passes its own); _SDT_REC_AFTER, the statements after it, the base's
  * included.
  */
@@ -1265,15 +1295,15 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 #define _SDT_REC_IN_12(provider, name) ""
 #define _SDT_REC_OPS(n, ops, args) _SDT_REC_OPS_##n(ops, args)
 #define _SDT_REC_OPS_0(ops, args)
-#define _SDT_REC_OPS_1(ops, args) , ops##_1 args
-#define _SDT_REC_OPS_2(ops, args) , ops##_2 args
-#define _SDT_REC_OPS_3(ops, args) , ops##_3 args
-#define _SDT_REC_OPS_4(ops, args) , ops##_4 args
-#define _SDT_REC_OPS_5(ops, args) , ops##_5 args
-#define _SDT_REC_OPS_6(ops, args) , ops##_6 args
-#define _SDT_REC_OPS_7(ops, args) , ops##_7 args
-#define _SDT_REC_OPS_8(ops, args) , ops##_8 args
-#define _SDT_REC_OPS_9(ops, args) , ops##_9 args
+#define _SDT_REC_OPS_1(ops, args) , ops##_P1 args
+#define _SDT_REC_OPS_2(ops, args) , ops##_P2 args
+#define _SDT_REC_OPS_3(ops, args) , ops##_P3 args
+#define _SDT_REC_OPS_4(ops, args) , ops##_P4 args
+#define _SDT_REC_OPS_5(ops, args) , ops##_P5 args
+#define _SDT_REC_OPS_6(ops, args) , ops##_P6 args
+#define _SDT_REC_OPS_7(ops, args) , ops##_P7 args
+#define _SDT_REC_OPS_8(ops, args) , ops##_P8 args
+#define _SDT_REC_OPS_9(ops, args) , ops##_P9 args
 #define _SDT_REC_OPS_10(ops, args)
 #define _SDT_REC_OPS_11(ops, args)
 #define _SDT_REC_OPS_12(ops, args)
