@@ -359,50 +359,43 @@ __usdt_bytes(const void *__usdt_p, unsigned long __usdt_n)
 }
 #if _SDT_ARG_EXTEND
 #define _USDT_WIDE_TYPE __sdt_wide
-#define _USDT_NARROW(i) (_USDT_CLASS_HAS(_SDT_INTEGERS, i) & (__usdt_z##i < 8))
+#define _USDT_NARROW(K, z) ((_SDT_INTEGERS >> ((K) & 31)) & ((z) < 8))
 #else
 #define _USDT_WIDE_TYPE long long
-#define _USDT_NARROW(i) 0
+#define _USDT_NARROW(K, z) 0
 #endif
-#define _USDT_CLASS_HAS(mask, i) (((mask) >> (_SDT_K##i & 31)) & 1)
 /*
  * The enumeration, in order: _SDT_K<i>, the class; __usdt_z<i>, the
  * size; __usdt_b<i>, a _BitInt of up to 8 bytes; then __usdt_s<i>,
  * __usdt_w<i> and __usdt_k<i> from those (names cost the compiler less
- * than the expressions they stand for).
+ * than the expressions they stand for). Each name is pasted once, by
+ * _USDT_LET and _USDT_OPERAND, and _USDT_LET_ and _USDT_OPERAND_ get
+ * them whole: a paste is dearer to the preprocessor than an argument.
  */
 #define _USDT_LET(i, x)                                                        \
-	__typeof__(((void)0, (x))) __usdt_v##i = (x);                          \
+	_USDT_LET_(x, __usdt_v##i, _SDT_K##i, __usdt_z##i, __usdt_b##i,       \
+		   __usdt_s##i, __usdt_w##i, __usdt_k##i)
+#define _USDT_LET_(x, v, K, z, b, s, w, k)                                     \
+	__typeof__(((void)0, (x))) v = (x);                                    \
 	enum {                                                                 \
-		_SDT_K##i = __builtin_classify_type(__usdt_v##i),              \
-		__usdt_z##i = sizeof(__usdt_v##i),                             \
-		__usdt_b##i =                                                  \
-			_USDT_CLASS_HAS(_USDT_BITINTS, i) & (__usdt_z##i < 9), \
-		__usdt_s##i =                                                  \
-			((__typeof__(__builtin_choose_expr(                    \
-				 (_USDT_CLASS_HAS(_SDT_INTEGERS, i) &          \
-						 (__usdt_z##i < 9)) |          \
-					 __usdt_b##i,                          \
-				 __usdt_v##i, 0U)))-1 < 1 ?                    \
-				 1 :                                           \
-				 -1) *                                         \
-			((__usdt_b##i | (__usdt_z##i > 4)) ? 8 :               \
-			 __usdt_z##i > 2		 ? 4 :                 \
-							   __usdt_z##i),       \
-		__usdt_w##i = _USDT_NARROW(i) | __usdt_b##i,                   \
-		__usdt_k##i = (_SDT_SIZES >> (__usdt_z##i & 31)) &             \
-			      ~((_SDT_RECORDS | _USDT_BITINTS) >>              \
-				(_SDT_K##i & 31)) & 1                          \
+		K = __builtin_classify_type(v),                                \
+		z = sizeof(v),                                                 \
+		b = (_USDT_BITINTS >> (K & 31)) & (z < 9),                     \
+		s = ((__typeof__(__builtin_choose_expr(                        \
+			     ((_SDT_INTEGERS >> (K & 31)) & (z < 9)) | b, v,   \
+			     0U)))-1 < 1 ? 1 : -1) *                           \
+		    ((b | (z > 4)) ? 8 : z > 2 ? 4 : z),                       \
+		w = _USDT_NARROW(K, z) | b,                                    \
+		k = (_SDT_SIZES >> (z & 31)) &                                 \
+		    ~((_SDT_RECORDS | _USDT_BITINTS) >> (K & 31)) & 1          \
 	};
 #define _USDT_OPERAND(i, x)                                                    \
-	"n"(__usdt_s##i),                                                      \
-		_SDT_ARG_REG(__builtin_choose_expr(                            \
-			__usdt_w##i,                                           \
-			(_USDT_WIDE_TYPE)__builtin_choose_expr(                \
-				__usdt_w##i, __usdt_v##i, 0),                  \
-			__builtin_choose_expr(                                 \
-				__usdt_k##i, __usdt_v##i,                      \
-				__usdt_bytes(&__usdt_v##i, __usdt_z##i))))
+	_USDT_OPERAND_(__usdt_v##i, __usdt_s##i, __usdt_w##i, __usdt_k##i,    \
+		       __usdt_z##i)
+#define _USDT_OPERAND_(v, s, w, k, z)                                          \
+	"n"(s), _SDT_ARG_REG(__builtin_choose_expr(                            \
+			w, (_USDT_WIDE_TYPE)__builtin_choose_expr(w, v, 0),    \
+			__builtin_choose_expr(k, v, __usdt_bytes(&v, z))))
 #define _USDT_LEAN 1
 #endif
 #endif
