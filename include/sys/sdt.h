@@ -1156,17 +1156,19 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 /*
  * _SDT_PACK_n(M, a1..an): the codes M(i, ai) (each under 32) as "n"
  * operands, five bits each, the first in the low bits: arguments 1 to 6 in
- * one, 7 to 9 in a second. _SDT_CODES_Pn: <sys/sdt.h>'s codes so packed.
+ * one, 7 to 9 in a second. Negated, for the text's %n: %c prints only
+ * what the machine takes as an address constant (12 bits on RISC-V), %n
+ * any integer, as the specs' sizes do. _SDT_CODES_Pn: <sys/sdt.h>'s codes so packed.
  */
-#define _SDT_PACK_1(m, a1) "n"(m(1, a1))
-#define _SDT_PACK_2(m, a1, a2) "n"(m(1, a1) | m(2, a2) << 5)
-#define _SDT_PACK_3(m, a1, a2, a3) "n"(m(1, a1) | m(2, a2) << 5 | m(3, a3) << 10)
-#define _SDT_PACK_4(m, a1, a2, a3, a4) "n"(m(1, a1) | m(2, a2) << 5 | m(3, a3) << 10 | m(4, a4) << 15)
-#define _SDT_PACK_5(m, a1, a2, a3, a4, a5) "n"(m(1, a1) | m(2, a2) << 5 | m(3, a3) << 10 | m(4, a4) << 15 | m(5, a5) << 20)
-#define _SDT_PACK_6(m, a1, a2, a3, a4, a5, a6) "n"(m(1, a1) | m(2, a2) << 5 | m(3, a3) << 10 | m(4, a4) << 15 | m(5, a5) << 20 | m(6, a6) << 25)
-#define _SDT_PACK_7(m, a1, a2, a3, a4, a5, a6, a7) _SDT_PACK_6(m, a1, a2, a3, a4, a5, a6), "n"(m(7, a7))
-#define _SDT_PACK_8(m, a1, a2, a3, a4, a5, a6, a7, a8) _SDT_PACK_6(m, a1, a2, a3, a4, a5, a6), "n"(m(7, a7) | m(8, a8) << 5)
-#define _SDT_PACK_9(m, a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_PACK_6(m, a1, a2, a3, a4, a5, a6), "n"(m(7, a7) | m(8, a8) << 5 | m(9, a9) << 10)
+#define _SDT_PACK_1(m, a1) "n"(-(m(1, a1)))
+#define _SDT_PACK_2(m, a1, a2) "n"(-(m(1, a1) | m(2, a2) << 5))
+#define _SDT_PACK_3(m, a1, a2, a3) "n"(-(m(1, a1) | m(2, a2) << 5 | m(3, a3) << 10))
+#define _SDT_PACK_4(m, a1, a2, a3, a4) "n"(-(m(1, a1) | m(2, a2) << 5 | m(3, a3) << 10 | m(4, a4) << 15))
+#define _SDT_PACK_5(m, a1, a2, a3, a4, a5) "n"(-(m(1, a1) | m(2, a2) << 5 | m(3, a3) << 10 | m(4, a4) << 15 | m(5, a5) << 20))
+#define _SDT_PACK_6(m, a1, a2, a3, a4, a5, a6) "n"(-(m(1, a1) | m(2, a2) << 5 | m(3, a3) << 10 | m(4, a4) << 15 | m(5, a5) << 20 | m(6, a6) << 25))
+#define _SDT_PACK_7(m, a1, a2, a3, a4, a5, a6, a7) _SDT_PACK_6(m, a1, a2, a3, a4, a5, a6), "n"(-(m(7, a7)))
+#define _SDT_PACK_8(m, a1, a2, a3, a4, a5, a6, a7, a8) _SDT_PACK_6(m, a1, a2, a3, a4, a5, a6), "n"(-(m(7, a7) | m(8, a8) << 5))
+#define _SDT_PACK_9(m, a1, a2, a3, a4, a5, a6, a7, a8, a9) _SDT_PACK_6(m, a1, a2, a3, a4, a5, a6), "n"(-(m(7, a7) | m(8, a8) << 5 | m(9, a9) << 10))
 #define _SDT_CODES_P1(a1) _SDT_PACK_1(_SDT_CODE_AT, a1)
 #define _SDT_CODES_P2(a1, a2) _SDT_PACK_2(_SDT_CODE_AT, a1, a2)
 #define _SDT_CODES_P3(a1, a2, a3) _SDT_PACK_3(_SDT_CODE_AT, a1, a2, a3)
@@ -1207,43 +1209,43 @@ _SDT_CODE_OF(decltype(nullptr), 0)
  * _SDT_K_n and _SDT_B_n, one operand per code.
  */
 #if _SDT_ARG_IN_FRAME
-#define _SDT_RK_1 ".1.%c4"
-#define _SDT_RB_1 "\n.set .L__sdt_c,%c4\n.byte .L__sdt_c&31"
-#define _SDT_RK_2 ".2.%c6"
-#define _SDT_RB_2 "\n.set .L__sdt_c,%c6\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31"
-#define _SDT_RK_3 ".3.%c8"
-#define _SDT_RB_3 "\n.set .L__sdt_c,%c8\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31"
-#define _SDT_RK_4 ".4.%c10"
-#define _SDT_RB_4 "\n.set .L__sdt_c,%c10\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31"
-#define _SDT_RK_5 ".5.%c12"
-#define _SDT_RB_5 "\n.set .L__sdt_c,%c12\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31"
-#define _SDT_RK_6 ".6.%c14"
-#define _SDT_RB_6 "\n.set .L__sdt_c,%c14\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31"
-#define _SDT_RK_7 ".7.%c16.%c17"
-#define _SDT_RB_7 "\n.set .L__sdt_c,%c16\n.set .L__sdt_d,%c17\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31"
-#define _SDT_RK_8 ".8.%c18.%c19"
-#define _SDT_RB_8 "\n.set .L__sdt_c,%c18\n.set .L__sdt_d,%c19\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31,(.L__sdt_d>>5)&31"
-#define _SDT_RK_9 ".9.%c20.%c21"
-#define _SDT_RB_9 "\n.set .L__sdt_c,%c20\n.set .L__sdt_d,%c21\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31,(.L__sdt_d>>5)&31,(.L__sdt_d>>10)&31"
+#define _SDT_RK_1 ".1.%n4"
+#define _SDT_RB_1 "\n.set .L__sdt_c,%n4\n.byte .L__sdt_c&31"
+#define _SDT_RK_2 ".2.%n6"
+#define _SDT_RB_2 "\n.set .L__sdt_c,%n6\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31"
+#define _SDT_RK_3 ".3.%n8"
+#define _SDT_RB_3 "\n.set .L__sdt_c,%n8\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31"
+#define _SDT_RK_4 ".4.%n10"
+#define _SDT_RB_4 "\n.set .L__sdt_c,%n10\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31"
+#define _SDT_RK_5 ".5.%n12"
+#define _SDT_RB_5 "\n.set .L__sdt_c,%n12\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31"
+#define _SDT_RK_6 ".6.%n14"
+#define _SDT_RB_6 "\n.set .L__sdt_c,%n14\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31"
+#define _SDT_RK_7 ".7.%n16.%n17"
+#define _SDT_RB_7 "\n.set .L__sdt_c,%n16\n.set .L__sdt_d,%n17\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31"
+#define _SDT_RK_8 ".8.%n18.%n19"
+#define _SDT_RB_8 "\n.set .L__sdt_c,%n18\n.set .L__sdt_d,%n19\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31,(.L__sdt_d>>5)&31"
+#define _SDT_RK_9 ".9.%n20.%n21"
+#define _SDT_RB_9 "\n.set .L__sdt_c,%n20\n.set .L__sdt_d,%n21\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31,(.L__sdt_d>>5)&31,(.L__sdt_d>>10)&31"
 #else
-#define _SDT_RK_1 ".1.%c2"
-#define _SDT_RB_1 "\n.set .L__sdt_c,%c2\n.byte .L__sdt_c&31"
-#define _SDT_RK_2 ".2.%c4"
-#define _SDT_RB_2 "\n.set .L__sdt_c,%c4\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31"
-#define _SDT_RK_3 ".3.%c6"
-#define _SDT_RB_3 "\n.set .L__sdt_c,%c6\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31"
-#define _SDT_RK_4 ".4.%c8"
-#define _SDT_RB_4 "\n.set .L__sdt_c,%c8\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31"
-#define _SDT_RK_5 ".5.%c10"
-#define _SDT_RB_5 "\n.set .L__sdt_c,%c10\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31"
-#define _SDT_RK_6 ".6.%c12"
-#define _SDT_RB_6 "\n.set .L__sdt_c,%c12\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31"
-#define _SDT_RK_7 ".7.%c14.%c15"
-#define _SDT_RB_7 "\n.set .L__sdt_c,%c14\n.set .L__sdt_d,%c15\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31"
-#define _SDT_RK_8 ".8.%c16.%c17"
-#define _SDT_RB_8 "\n.set .L__sdt_c,%c16\n.set .L__sdt_d,%c17\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31,(.L__sdt_d>>5)&31"
-#define _SDT_RK_9 ".9.%c18.%c19"
-#define _SDT_RB_9 "\n.set .L__sdt_c,%c18\n.set .L__sdt_d,%c19\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31,(.L__sdt_d>>5)&31,(.L__sdt_d>>10)&31"
+#define _SDT_RK_1 ".1.%n2"
+#define _SDT_RB_1 "\n.set .L__sdt_c,%n2\n.byte .L__sdt_c&31"
+#define _SDT_RK_2 ".2.%n4"
+#define _SDT_RB_2 "\n.set .L__sdt_c,%n4\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31"
+#define _SDT_RK_3 ".3.%n6"
+#define _SDT_RB_3 "\n.set .L__sdt_c,%n6\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31"
+#define _SDT_RK_4 ".4.%n8"
+#define _SDT_RB_4 "\n.set .L__sdt_c,%n8\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31"
+#define _SDT_RK_5 ".5.%n10"
+#define _SDT_RB_5 "\n.set .L__sdt_c,%n10\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31"
+#define _SDT_RK_6 ".6.%n12"
+#define _SDT_RB_6 "\n.set .L__sdt_c,%n12\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31"
+#define _SDT_RK_7 ".7.%n14.%n15"
+#define _SDT_RB_7 "\n.set .L__sdt_c,%n14\n.set .L__sdt_d,%n15\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31"
+#define _SDT_RK_8 ".8.%n16.%n17"
+#define _SDT_RB_8 "\n.set .L__sdt_c,%n16\n.set .L__sdt_d,%n17\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31,(.L__sdt_d>>5)&31"
+#define _SDT_RK_9 ".9.%n18.%n19"
+#define _SDT_RB_9 "\n.set .L__sdt_c,%n18\n.set .L__sdt_d,%n19\n.byte .L__sdt_c&31,(.L__sdt_c>>5)&31,(.L__sdt_c>>10)&31,(.L__sdt_c>>15)&31,(.L__sdt_c>>20)&31,(.L__sdt_c>>25)&31,.L__sdt_d&31,(.L__sdt_d>>5)&31,(.L__sdt_d>>10)&31"
 #endif
 /*
  * The record of probe provider:name with n arguments, in three parts:
