@@ -1158,7 +1158,10 @@ _SDT_CODE_OF(decltype(nullptr), 0)
  * operands, five bits each, the first in the low bits: arguments 1 to 6 in
  * one, 7 to 9 in a second. Negated, for the text's %n: %c prints only
  * what the machine takes as an address constant (12 bits on RISC-V), %n
- * any integer, as the specs' sizes do. _SDT_CODES_Pn: <sys/sdt.h>'s codes so packed.
+ * any integer, as the specs' sizes do. _SDT_CODES_Pn: <sys/sdt.h>'s codes
+ * so packed (<usdt.h> has its _USDT_CODES_Pn: a list in parentheses
+ * cannot be spread into a call without variadic macros, which C++98
+ * lacks).
  */
 #define _SDT_PACK_1(m, a1) "n"(-(m(1, a1)))
 #define _SDT_PACK_2(m, a1, a2) "n"(-(m(1, a1) | m(2, a2) << 5))
@@ -1250,9 +1253,9 @@ _SDT_CODE_OF(decltype(nullptr), 0)
 /*
  * The record of probe provider:name with n arguments, in three parts:
  * _SDT_REC_IN, text of the probe's statement; _SDT_REC_OPS(n, ops, args),
- * its operands after the arguments' (OPS##_P##n args: the codes, packed; <usdt.h>
- * passes its own); _SDT_REC_AFTER, the statements after it, the base's
- * included.
+ * its operands after the arguments' (OPS##_P##n args: the codes, packed;
+ * <usdt.h> passes its own); _SDT_REC_AFTER, the statements after it, the
+ * base's included.
  */
 /*
  * The record of a probe's .d declaration, for a header dtrace-gen wrote
